@@ -1,0 +1,66 @@
+// vidpipe: read the command, run it, map errors to exit codes (README "Exit codes").
+#include <CLI/CLI.hpp>
+#include <spdlog/spdlog.h>
+
+extern "C" {
+#include <libavutil/log.h>
+}
+
+#include <csignal>
+#include <iostream>
+
+#include "commands.hpp"
+#include "cuda_check.hpp"
+#include "errors.hpp"
+
+namespace {
+
+std::atomic<bool> stop_requested{false};
+
+extern "C" void on_signal(int) {
+  // A second Ctrl-C means "now": fall back to the default handler.
+  if (stop_requested.exchange(true)) std::_Exit(130);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"vidpipe: what synchronous host-to-device copies cost a video pipeline, and how "
+               "pinned buffers plus CUDA streams win it back"};
+  app.require_subcommand(1);
+  bool verbose = false;
+  app.add_flag("-v,--verbose", verbose, "Also show FFmpeg's log messages");
+  vidpipe::RunArgs run_args;
+  CLI::App* run = app.add_subcommand("run", "Run the pipeline on one input");
+  vidpipe::add_run_options(*run, run_args);
+  vidpipe::ProbeArgs probe_args;
+  CLI::App* probe = app.add_subcommand("probe", "Show an input's streams and this machine's CUDA devices");
+  probe->add_option("--input", probe_args.input, "Video file, image, /dev/videoN or stream URL")->required();
+  CLI11_PARSE(app, argc, argv);
+
+  spdlog::set_pattern("[%H:%M:%S.%e] %^%l%$ %v");
+  // FFmpeg's own chatter (x264 stats, codec banners) would bury the pipeline's lines.
+  av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  try {
+    if (*run) return vidpipe::run_command(run_args, &stop_requested);
+    if (*probe) return vidpipe::probe_command(probe_args);
+  } catch (const vidpipe::ConfigError& e) {
+    std::cerr << "vidpipe: config error: " << e.what() << "\n";
+    return 2;
+  } catch (const vidpipe::InputError& e) {
+    std::cerr << "vidpipe: input error: " << e.what() << "\n";
+    return 3;
+  } catch (const vidpipe::OutputError& e) {
+    std::cerr << "vidpipe: output error: " << e.what() << "\n";
+    return 3;
+  } catch (const vidpipe::CudaError& e) {
+    std::cerr << "vidpipe: " << e.what() << "\n";
+    return 4;
+  } catch (const std::exception& e) {
+    std::cerr << "vidpipe: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+#include <cuda_runtime_api.h>
+
+#include <iostream>
+
+#include "commands.hpp"
+#include "cuda_raii.hpp"
+#include "frame_layout.hpp"
+#include "video_reader.hpp"
+
+namespace vidpipe {
+
+int probe_command(const ProbeArgs& args) {
+  ReaderOptions ro;
+  ro.uri = args.input;
+  ro.memory = HostMemory::pageable;
+  ro.pool_frames = 1;
+  ro.threads = 1;
+  VideoReader reader(ro);
+  const VideoInfo& v = reader.info();
+  std::cout << "input: " << v.uri << "\n  " << v.codec << " " << v.width << "x" << v.height << " "
+            << v.pixel_format << " " << v.fps << " fps, " << v.frame_count << " frames (container), colour "
+            << to_string(v.colour.standard) << " " << to_string(v.colour.range) << "\n  frame buffer "
+            << reader.layout().frame_bytes << " bytes (" << visible_bytes(reader.layout()) << " visible)\n";
+  const int n = cuda::device_count();
+  std::cout << "CUDA devices: " << n << "\n";
+  for (int i = 0; i < n; ++i) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+    std::cout << "  " << i << ": " << p.name << ", sm_" << p.major << p.minor << ", "
+              << p.totalGlobalMem / (1 << 20) << " MiB, copy engines " << p.asyncEngineCount << "\n";
+  }
+  return 0;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,30 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "pipeline.hpp"
+#include "report.hpp"
+
+namespace vidpipe {
+
+void add_run_options(CLI::App& cmd, RunArgs& args) {
+  cmd.add_option("-c,--config", args.config_path, "YAML config file")->capture_default_str();
+  cmd.add_option("--set", args.overrides, "Override a config key, e.g. --set copy.streams=4 (repeatable)");
+  cmd.add_option("-i,--input", args.input, "Shorthand for --set input.uri=...");
+  cmd.add_option("--report", args.report, "Shorthand for --set metrics.report=...");
+}
+
+int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
+  std::vector<std::string> overrides = args.overrides;
+  if (!args.input.empty()) overrides.push_back("input.uri=" + args.input);
+  if (!args.report.empty()) overrides.push_back("metrics.report=" + args.report);
+  const Config config = load_config(args.config_path, overrides);
+  const RunResult result = run_pipeline(config, stop);
+  std::cout << summary_text(result.mode, result.device, result.summary);
+  if (!config.metrics.report.empty()) {
+    write_report(result.report, config.metrics.report);
+    std::cout << "  report: " << config.metrics.report << "\n";
+  }
+  return stop && stop->load() ? 130 : 0;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,58 @@
+// Plain views of the images the GPU stage works on. Shared by the CUDA kernels and
+// their CPU references so that both read exactly the same memory layout.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#if defined(__CUDACC__)
+#define VP_HD __host__ __device__
+#else
+#define VP_HD
+#endif
+
+namespace vidpipe {
+
+// One decoded 4:2:0 frame as it sits in a pool buffer (and, byte for byte, on the
+// device after the upload). Offsets are from the start of the buffer so that the
+// same view works for the host copy and the device copy.
+struct YuvLayout {
+  int width = 0;   // visible size
+  int height = 0;
+  bool nv12 = false;              // false: three planes (YUV420P); true: Y + interleaved UV
+  std::size_t offset[3] = {0, 0, 0};
+  int pitch[3] = {0, 0, 0};
+  std::size_t frame_bytes = 0;    // bytes to copy per frame, padding included
+
+  VP_HD int chroma_width() const { return (width + 1) / 2; }
+  VP_HD int chroma_height() const { return (height + 1) / 2; }
+};
+
+// Y'CbCr -> R'G'B' coefficients, already folded with the range expansion, so a
+// kernel does r = y_scale*(Y - y_offset) + cr_r*(Cr-128) and so on.
+struct ColourMatrix {
+  float y_offset = 16.f;
+  float y_scale = 1.f;
+  float cr_to_r = 0.f;
+  float cb_to_g = 0.f;
+  float cr_to_g = 0.f;
+  float cb_to_b = 0.f;
+};
+
+// Where the picture lands inside the square network input (for mapping boxes back).
+struct Letterbox {
+  int dst_width = 0;
+  int dst_height = 0;
+  float scale = 1.f;   // dst pixels per source pixel
+  int pad_x = 0;       // left edge of the picture inside dst
+  int pad_y = 0;
+  int content_width = 0;
+  int content_height = 0;
+};
+
+// (value - mean[c]) * scale[c], channels in RGB order.
+struct Normalisation {
+  float mean[3] = {0.f, 0.f, 0.f};
+  float scale[3] = {1.f / 255.f, 1.f / 255.f, 1.f / 255.f};
+};
+
+}  // namespace vidpipe

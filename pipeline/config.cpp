@@ -1,0 +1,245 @@
+#include "config.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <limits>
+
+#include "errors.hpp"
+
+namespace vidpipe {
+namespace {
+
+// Applies one YAML scalar/sequence to the config; throws std::string on a bad value.
+using Setter = std::function<void(Config&, const YAML::Node&)>;
+
+struct KeySpec {
+  std::string path;
+  Setter set;
+};
+
+std::string describe(const YAML::Node& n) {
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsSequence()) return "a list";
+  if (n.IsMap()) return "a section";
+  return "nothing";
+}
+
+template <class T>
+T scalar_as(const YAML::Node& n, const char* what) {
+  if (!n.IsScalar()) throw std::string("expected ") + what + ", got " + describe(n);
+  try {
+    return n.as<T>();
+  } catch (const YAML::Exception&) {
+    throw std::string("expected ") + what + ", got " + describe(n);
+  }
+}
+
+template <class T>
+KeySpec integer(std::string path, T& (*field)(Config&), std::int64_t lo, std::int64_t hi) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            const auto v = scalar_as<std::int64_t>(n, "an integer");
+            if (v < lo || v > hi)
+              throw "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + std::to_string(v);
+            field(c) = static_cast<T>(v);
+          }};
+}
+
+KeySpec real(std::string path, double& (*field)(Config&), double lo, double hi) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            const auto v = scalar_as<double>(n, "a number");
+            if (!(v >= lo && v <= hi))
+              throw "must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " + n.Scalar();
+            field(c) = v;
+          }};
+}
+
+KeySpec boolean(std::string path, bool& (*field)(Config&)) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) { field(c) = scalar_as<bool>(n, "true or false"); }};
+}
+
+KeySpec text(std::string path, std::string& (*field)(Config&)) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) { field(c) = scalar_as<std::string>(n, "a string"); }};
+}
+
+KeySpec choice(std::string path, std::string& (*field)(Config&), std::vector<std::string> choices) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            const auto v = scalar_as<std::string>(n, "a string");
+            if (std::find(choices.begin(), choices.end(), v) == choices.end()) {
+              std::string list;
+              for (const auto& ch : choices) list += (list.empty() ? "" : " | ") + ch;
+              throw "must be one of " + list + ", got '" + v + "'";
+            }
+            field(c) = v;
+          }};
+}
+
+KeySpec triple(std::string path, std::array<double, 3>& (*field)(Config&)) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            if (!n.IsSequence() || n.size() != 3) throw "expected a list of 3 numbers, got " + describe(n);
+            for (std::size_t i = 0; i < 3; ++i) field(c)[i] = scalar_as<double>(n[i], "a number");
+          }};
+}
+
+const std::vector<KeySpec>& key_table() {
+  constexpr std::int64_t int_max = std::numeric_limits<int>::max();
+  static const std::vector<KeySpec> keys = {
+      choice("device", [](Config& c) -> std::string& { return c.device; }, {"auto", "cpu", "gpu"}),
+      text("input.uri", [](Config& c) -> std::string& { return c.input.uri; }),
+      boolean("input.loop", [](Config& c) -> bool& { return c.input.loop; }),
+      boolean("input.realtime", [](Config& c) -> bool& { return c.input.realtime; }),
+      integer<std::int64_t>("input.max_frames", [](Config& c) -> std::int64_t& { return c.input.max_frames; }, 0,
+                            std::numeric_limits<std::int64_t>::max()),
+      choice("reader.decoder", [](Config& c) -> std::string& { return c.reader.decoder; }, {"cpu", "nvdec"}),
+      integer<int>("reader.threads", [](Config& c) -> int& { return c.reader.threads; }, 0, 64),
+      integer<int>("reader.pool_frames", [](Config& c) -> int& { return c.reader.pool_frames; }, 0, 1024),
+      choice("copy.mode", [](Config& c) -> std::string& { return c.copy.mode; }, {"sync", "async"}),
+      choice("copy.memory", [](Config& c) -> std::string& { return c.copy.memory; }, {"pinned", "pageable"}),
+      integer<int>("copy.streams", [](Config& c) -> int& { return c.copy.streams; }, 1, 32),
+      integer<int>("copy.batch_size", [](Config& c) -> int& { return c.copy.batch_size; }, 1, 64),
+      integer<std::int64_t>("copy.chunk_bytes", [](Config& c) -> std::int64_t& { return c.copy.chunk_bytes; }, 0,
+                            std::int64_t{1} << 32),
+      integer<int>("gpu.device", [](Config& c) -> int& { return c.gpu.device; }, 0, 63),
+      integer<int>("gpu.preprocess.width", [](Config& c) -> int& { return c.gpu.preprocess.width; }, 16, 4096),
+      integer<int>("gpu.preprocess.height", [](Config& c) -> int& { return c.gpu.preprocess.height; }, 16, 4096),
+      choice("gpu.preprocess.align", [](Config& c) -> std::string& { return c.gpu.preprocess.align; },
+             {"top_left", "centre"}),
+      triple("gpu.preprocess.mean", [](Config& c) -> std::array<double, 3>& { return c.gpu.preprocess.mean; }),
+      real("gpu.preprocess.scale", [](Config& c) -> double& { return c.gpu.preprocess.scale; }, 1e-9, 1e9),
+      choice("sink.kind", [](Config& c) -> std::string& { return c.sink.kind; }, {"encode", "null"}),
+      text("sink.path", [](Config& c) -> std::string& { return c.sink.path; }),
+      text("sink.codec", [](Config& c) -> std::string& { return c.sink.codec; }),
+      choice("sink.preset", [](Config& c) -> std::string& { return c.sink.preset; },
+             {"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"}),
+      integer<int>("sink.crf", [](Config& c) -> int& { return c.sink.crf; }, 0, 51),
+      integer<int>("metrics.warmup_frames", [](Config& c) -> int& { return c.metrics.warmup_frames; }, 0, int_max),
+      text("metrics.report", [](Config& c) -> std::string& { return c.metrics.report; }),
+      boolean("metrics.live", [](Config& c) -> bool& { return c.metrics.live; }),
+  };
+  return keys;
+}
+
+const KeySpec* find_key(const std::string& path) {
+  for (const auto& k : key_table())
+    if (k.path == path) return &k;
+  return nullptr;
+}
+
+bool is_section(const std::string& path) {
+  for (const auto& k : key_table())
+    if (k.path.rfind(path + ".", 0) == 0) return true;
+  return false;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diag = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t up = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diag = up;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string unknown_key_message(const std::string& path) {
+  std::string best;
+  std::size_t best_d = 4;  // suggest only near misses
+  for (const auto& k : key_table())
+    if (const auto d = edit_distance(path, k.path); d < best_d) best_d = d, best = k.path;
+  return "unknown key" + (best.empty() ? std::string() : " (did you mean '" + best + "'?)");
+}
+
+std::string where(const std::string& file, const YAML::Mark& m) {
+  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+void apply(Config& c, const std::string& path, const YAML::Node& value, const std::string& at) {
+  const KeySpec* key = find_key(path);
+  if (!key) throw ConfigError(at + ": " + path + ": " + unknown_key_message(path));
+  try {
+    key->set(c, value);
+  } catch (const std::string& message) {
+    throw ConfigError(at + ": " + path + ": " + message);
+  }
+  c.origin[path] = at;
+}
+
+void walk(Config& c, const YAML::Node& map, const std::string& prefix, const std::string& file) {
+  for (const auto& item : map) {
+    const std::string name = item.first.as<std::string>();
+    const std::string path = prefix.empty() ? name : prefix + "." + name;
+    if (is_section(path)) {
+      if (!item.second.IsMap())
+        throw ConfigError(where(file, item.second.Mark()) + ": " + path + ": expected a section of keys, got " +
+                          describe(item.second));
+      walk(c, item.second, path, file);
+    } else {
+      apply(c, path, item.second, where(file, item.first.Mark()));
+    }
+  }
+}
+
+bool is_file_uri(const std::string& uri) {
+  return uri.find("://") == std::string::npos && uri.rfind("/dev/", 0) != 0;
+}
+
+}  // namespace
+
+std::vector<std::string> config_keys() {
+  std::vector<std::string> out;
+  for (const auto& k : key_table()) out.push_back(k.path);
+  return out;
+}
+
+std::string config_error(const Config& c, const std::string& key, const std::string& message) {
+  const auto it = c.origin.find(key);
+  return (it == c.origin.end() ? std::string("default") : it->second) + ": " + key + ": " + message;
+}
+
+Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+  Config c;
+  if (!path.empty()) {
+    std::ifstream in(path);
+    if (!in) throw ConfigError("cannot read config file '" + path + "'");
+    YAML::Node root;
+    try {
+      root = YAML::Load(in);
+    } catch (const YAML::ParserException& e) {
+      throw ConfigError(where(path, e.mark) + ": YAML syntax error: " + e.msg);
+    }
+    if (root.IsDefined() && !root.IsNull()) {
+      if (!root.IsMap()) throw ConfigError(where(path, root.Mark()) + ": expected a map of sections at the top");
+      walk(c, root, "", path);
+    }
+  }
+  for (const std::string& o : overrides) {
+    const auto eq = o.find('=');
+    if (eq == std::string::npos || eq == 0)
+      throw ConfigError("--set " + o + ": expected key=value, e.g. --set copy.streams=4");
+    const std::string key = o.substr(0, eq);
+    YAML::Node value;
+    try {
+      value = YAML::Load(o.substr(eq + 1));
+    } catch (const YAML::ParserException& e) {
+      throw ConfigError("--set " + key + ": cannot parse value: " + e.msg);
+    }
+    if (is_section(key)) throw ConfigError("--set " + key + ": is a section; set one of its keys");
+    apply(c, key, value, "--set");
+  }
+  if (c.input.uri.empty()) throw ConfigError(config_error(c, "input.uri", "must not be empty"));
+  if (is_file_uri(c.input.uri) && !std::filesystem::exists(c.input.uri))
+    throw ConfigError(config_error(c, "input.uri", "input file '" + c.input.uri + "' does not exist"));
+  if (c.sink.kind == "encode" && c.sink.path.empty())
+    throw ConfigError(config_error(c, "sink.path", "must not be empty when sink.kind is encode"));
+  return c;
+}
+
+}  // namespace vidpipe

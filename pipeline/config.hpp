@@ -1,0 +1,70 @@
+// The run configuration: YAML file + --set overrides, validated against one table
+// of keys (config.cpp) that also holds every default. config/README.md documents
+// the same keys; a test checks the two agree.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace vidpipe {
+
+struct Config {
+  std::string device = "auto";  // auto | cpu | gpu
+  struct {
+    std::string uri = "assets/sample-4k.mp4";
+    bool loop = false;
+    bool realtime = false;
+    std::int64_t max_frames = 0;  // 0: all
+  } input;
+  struct {
+    std::string decoder = "cpu";  // cpu | nvdec
+    int threads = 0;
+    int pool_frames = 0;
+  } reader;
+  struct {
+    std::string mode = "async";     // sync | async
+    std::string memory = "pinned";  // pinned | pageable
+    int streams = 2;
+    int batch_size = 1;
+    std::int64_t chunk_bytes = 0;
+  } copy;
+  struct {
+    int device = 0;
+    struct {
+      int width = 416;
+      int height = 416;
+      std::string align = "top_left";  // top_left | centre
+      std::array<double, 3> mean{117.001, 114.697, 97.404};
+      double scale = 1.0 / 256.0;
+    } preprocess;
+  } gpu;
+  struct {
+    std::string kind = "encode";  // encode | null
+    std::string path = "out.mp4";
+    std::string codec = "auto";
+    std::string preset = "veryfast";
+    int crf = 23;
+  } sink;
+  struct {
+    int warmup_frames = 30;
+    std::string report = "report.json";
+    bool live = true;
+  } metrics;
+
+  // Where each key was set ("file:line:col", "--set", or "default"), for messages.
+  std::map<std::string, std::string> origin;
+};
+
+// Loads `path` (may be empty: defaults only) and applies `overrides` ("key=value").
+// Throws ConfigError with one line naming the file, line and key.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+
+// Every key the loader accepts, dotted, in table order.
+std::vector<std::string> config_keys();
+
+// "where: key: message", for checks made after loading.
+std::string config_error(const Config& c, const std::string& key, const std::string& message);
+
+}  // namespace vidpipe

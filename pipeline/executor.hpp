@@ -1,0 +1,65 @@
+// The device side of the pipeline: upload, GPU stage and download of a batch of
+// frames in one "slot" (a set of device buffers tied to one stream). The GPU
+// executor queues work on CUDA streams; the CPU executor runs the kernels' CPU
+// references, so the same pipeline runs on a machine without a GPU.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "image_types.hpp"
+#include "letterbox.hpp"
+#include "metrics.hpp"
+#include "video_reader.hpp"
+
+namespace vidpipe {
+
+enum class CopyMode { sync, async };
+
+struct ExecutorOptions {
+  CopyMode mode = CopyMode::async;
+  int streams = 2;
+  int batch_size = 1;
+  std::size_t chunk_bytes = 0;  // 0: one copy per frame
+  int device = 0;
+  YuvLayout layout;             // every frame's layout (from the reader)
+  int net_width = 416, net_height = 416;
+  LetterboxAlign align = LetterboxAlign::top_left;
+  Normalisation norm;
+  double clock_origin = 0;      // steady-clock seconds of pipeline time 0
+};
+
+struct BatchTimings {
+  double h2d_ms = 0, compute_ms = 0, d2h_ms = 0;
+  double gpu_begin = 0, gpu_end = 0;  // pipeline clock seconds
+  std::size_t h2d_bytes = 0, d2h_bytes = 0;
+};
+
+class Executor {
+ public:
+  virtual ~Executor() = default;
+  virtual int slots() const = 0;
+  virtual std::string device_name() const = 0;
+  // Blocks until the slot's previous batch has left the device; the time is
+  // recorded in `metrics` as compute wait, then copy wait, by what was pending.
+  virtual void wait_idle(int slot, RunMetrics& metrics) = 0;
+  // Queues upload, GPU stage and download of `frames`; frame i's result goes to
+  // outputs[i] (host buffers of layout.frame_bytes). In sync mode this returns
+  // only when all of it is done.
+  virtual void submit(int slot, std::span<const DecodedFrame> frames,
+                      std::span<std::uint8_t* const> outputs, RunMetrics& metrics) = 0;
+  // Blocks until the slot's batch is done; then its timings are valid.
+  virtual BatchTimings wait_done(int slot) = 0;
+  // The network input the slot's last batch produced (planar RGB float), for tests.
+  virtual std::vector<float> read_tensor(int slot) = 0;
+};
+
+std::unique_ptr<Executor> make_cpu_executor(const ExecutorOptions& options);
+std::unique_ptr<Executor> make_gpu_executor(const ExecutorOptions& options);
+
+// The colour matrix for a frame (shared by both executors).
+ColourMatrix matrix_for(const FrameColour& colour);
+
+}  // namespace vidpipe

@@ -1,0 +1,189 @@
+// Executor on a CUDA device. Async mode follows cuda-samples' simpleStreams: slot k
+// runs on stream k mod N, each slot's H2D, kernels and D2H are queued on its stream
+// behind events, and a slot's buffers are reused only once its last event has fired.
+// Sync mode is the naive program: blocking cudaMemcpy on the default stream.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "cuda_raii.hpp"
+#include "executor.hpp"
+#include "normalise.cuh"
+#include "nvtx_range.hpp"
+#include "resize_letterbox.cuh"
+#include "yuv_to_bgr.cuh"
+
+namespace vidpipe {
+namespace {
+
+struct Slot {
+  cuda::DeviceBuffer yuv, bgr, boxed, tensor;
+  cuda::Event start, h2d_done, compute_done, d2h_done;
+  std::vector<cuda::Event> chunk_done;  // one per stream, for split uploads
+  cudaStream_t stream = nullptr;
+  int stream_index = 0;
+  int frames = 0;
+  bool used = false;
+};
+
+class GpuExecutor final : public Executor {
+ public:
+  explicit GpuExecutor(const ExecutorOptions& o)
+      : o_(o), lb_(make_letterbox(o.layout.width, o.layout.height, o.net_width, o.net_height, o.align)) {
+    CUDA_CHECK(cudaSetDevice(o.device));
+    // Blocking waits yield the CPU to the decoder threads instead of spinning.
+    const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
+    if (flags != cudaSuccess && flags != cudaErrorSetOnActiveProcess) CUDA_CHECK(flags);
+    cudaGetLastError();
+    cudaDeviceProp prop{};
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, o.device));
+    name_ = prop.name;
+    const bool sync = o.mode == CopyMode::sync;
+    const int stream_count = sync ? 0 : std::max(1, o.streams);
+    for (int i = 0; i < stream_count; ++i) streams_.emplace_back();
+    // Two slots per stream: one being filled while the other's work runs.
+    const int slot_count = sync ? 1 : 2 * stream_count;
+    const int batch = sync ? 1 : std::max(1, o.batch_size);
+    const std::size_t pixels = static_cast<std::size_t>(o.layout.width) * o.layout.height;
+    const std::size_t net_pixels = static_cast<std::size_t>(o.net_width) * o.net_height;
+    slots_.resize(slot_count);
+    for (int i = 0; i < slot_count; ++i) {
+      Slot& s = slots_[i];
+      s.yuv = cuda::DeviceBuffer(batch * o.layout.frame_bytes);
+      s.bgr = cuda::DeviceBuffer(batch * pixels * 3);
+      s.boxed = cuda::DeviceBuffer(batch * net_pixels * 3);
+      s.tensor = cuda::DeviceBuffer(batch * net_pixels * 3 * sizeof(float));
+      s.stream_index = sync ? 0 : i % stream_count;
+      s.stream = sync ? cudaStreamLegacy : streams_[s.stream_index].get();
+      if (!sync && o.chunk_bytes > 0)
+        for (int k = 0; k < stream_count; ++k) s.chunk_done.emplace_back();
+    }
+    // Pipeline time 0 on the device: later events are read relative to this one.
+    origin_.record(cudaStreamLegacy);
+    origin_.synchronize();
+    origin_host_ = steady_seconds() - o.clock_origin;
+    spdlog::info("GPU {}: {} copy, {} stream(s), {} slot(s), batch {}", name_,
+                 sync ? "sync" : "async", std::max(1, stream_count), slot_count, batch);
+  }
+
+  int slots() const override { return static_cast<int>(slots_.size()); }
+  std::string device_name() const override { return name_; }
+
+  void wait_idle(int slot, RunMetrics& metrics) override {
+    Slot& s = slots_[slot];
+    if (!s.used) return;
+    NvtxRange range("wait slot");
+    {
+      ScopedWait wait(metrics, WaitKind::compute, o_.clock_origin);
+      s.compute_done.synchronize();
+    }
+    ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+    s.d2h_done.synchronize();
+  }
+
+  void submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
+              RunMetrics& metrics) override {
+    NvtxRange range("submit");
+    Slot& s = slots_[slot];
+    s.used = true;
+    s.frames = static_cast<int>(frames.size());
+    const std::size_t fb = o_.layout.frame_bytes;
+    s.start.record(s.stream);
+    for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + i * fb, frames[i].data(), metrics);
+    join_chunks(s);
+    s.h2d_done.record(s.stream);
+
+    const std::size_t pixels = static_cast<std::size_t>(o_.layout.width) * o_.layout.height;
+    // Frames of one batch share a stream and therefore its colour metadata.
+    launch_yuv_to_bgr(s.yuv.as(), o_.layout, s.frames, matrix_for(frames[0].colour), s.bgr.as(),
+                      pixels * 3, s.stream);
+    launch_resize_letterbox(s.bgr.as(), o_.layout.width, o_.layout.height, pixels * 3, s.frames, lb_,
+                            s.boxed.as(), static_cast<std::size_t>(o_.net_width) * o_.net_height * 3,
+                            s.stream);
+    launch_normalise(s.boxed.as(), o_.net_width, o_.net_height, s.frames, o_.norm, s.tensor.as<float>(),
+                     s.stream);
+    s.compute_done.record(s.stream);
+    if (o_.mode == CopyMode::sync) {
+      ScopedWait wait(metrics, WaitKind::compute, o_.clock_origin);
+      CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    }
+    for (std::size_t i = 0; i < frames.size(); ++i) {
+      ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+      if (o_.mode == CopyMode::sync)
+        CUDA_CHECK(cudaMemcpy(outputs[i], s.yuv.as() + i * fb, fb, cudaMemcpyDeviceToHost));
+      else
+        CUDA_CHECK(cudaMemcpyAsync(outputs[i], s.yuv.as() + i * fb, fb, cudaMemcpyDeviceToHost, s.stream));
+    }
+    s.d2h_done.record(s.stream);
+  }
+
+  BatchTimings wait_done(int slot) override {
+    Slot& s = slots_[slot];
+    s.d2h_done.synchronize();
+    BatchTimings t;
+    t.h2d_ms = s.h2d_done.ms_since(s.start);
+    t.compute_ms = s.compute_done.ms_since(s.h2d_done);
+    t.d2h_ms = s.d2h_done.ms_since(s.compute_done);
+    t.gpu_begin = origin_host_ + s.start.ms_since(origin_) / 1e3;
+    t.gpu_end = origin_host_ + s.d2h_done.ms_since(origin_) / 1e3;
+    t.h2d_bytes = t.d2h_bytes = s.frames * o_.layout.frame_bytes;
+    return t;
+  }
+
+  std::vector<float> read_tensor(int slot) override {
+    Slot& s = slots_[slot];
+    s.d2h_done.synchronize();
+    std::vector<float> out(static_cast<std::size_t>(o_.net_width) * o_.net_height * 3 * s.frames);
+    CUDA_CHECK(cudaMemcpy(out.data(), s.tensor.as(), out.size() * sizeof(float), cudaMemcpyDeviceToHost));
+    return out;
+  }
+
+ private:
+  void upload(Slot& s, std::uint8_t* dst, const std::uint8_t* src, RunMetrics& metrics) {
+    const std::size_t bytes = o_.layout.frame_bytes;
+    // Time inside the call is host time blocked on the copy: all of it for cudaMemcpy,
+    // the staging for pageable cudaMemcpyAsync, next to nothing for pinned.
+    ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+    if (o_.mode == CopyMode::sync) {
+      CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+      return;
+    }
+    if (o_.chunk_bytes == 0 || o_.chunk_bytes >= bytes) {
+      CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.stream));
+      return;
+    }
+    // Pieces go round-robin over all streams; the slot's stream waits for all of
+    // them before the kernels (join_chunks).
+    std::size_t k = 0;
+    for (std::size_t off = 0; off < bytes; off += o_.chunk_bytes, ++k) {
+      const int stream_index = static_cast<int>((s.stream_index + k) % streams_.size());
+      CUDA_CHECK(cudaMemcpyAsync(dst + off, src + off, std::min(o_.chunk_bytes, bytes - off),
+                                 cudaMemcpyHostToDevice, streams_[stream_index].get()));
+    }
+  }
+
+  void join_chunks(Slot& s) {
+    if (s.chunk_done.empty()) return;
+    for (std::size_t k = 0; k < streams_.size(); ++k) {
+      if (static_cast<int>(k) == s.stream_index) continue;
+      s.chunk_done[k].record(streams_[k].get());
+      CUDA_CHECK(cudaStreamWaitEvent(s.stream, s.chunk_done[k].get(), 0));
+    }
+  }
+
+  ExecutorOptions o_;
+  Letterbox lb_;
+  std::string name_;
+  std::vector<cuda::Stream> streams_;
+  std::vector<Slot> slots_;
+  cuda::Event origin_;
+  double origin_host_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Executor> make_gpu_executor(const ExecutorOptions& options) {
+  return std::make_unique<GpuExecutor>(options);
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,29 @@
+// Builds reader, executor and sink from a Config and runs them: the sync driver
+// (one thread, one frame at a time) or the async driver (DESIGN.md's threads).
+#pragma once
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config.hpp"
+#include "metrics.hpp"
+#include "video_reader.hpp"
+
+namespace vidpipe {
+
+struct RunResult {
+  VideoInfo input;
+  std::string device;       // "cpu" or the GPU's name
+  std::string mode;         // e.g. "async pinned x2"
+  Summary summary;
+  std::int64_t decode_errors = 0;
+  nlohmann::json report;
+};
+
+// Runs the whole pipeline; `stop` (may be null) ends it early but cleanly: frames
+// already read are finished and the output file is finalised.
+RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop);
+
+std::string mode_label(const Config& config);
+
+}  // namespace vidpipe

@@ -1,0 +1,83 @@
+#include "report.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "errors.hpp"
+
+namespace vidpipe {
+namespace {
+
+nlohmann::json stage_json(const StageStats& s) {
+  return {{"mean_ms", s.mean_ms}, {"p50_ms", s.p50_ms}, {"p99_ms", s.p99_ms}};
+}
+
+}  // namespace
+
+nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::string& device,
+                           const std::string& mode, const Summary& s, std::int64_t decode_errors) {
+  return {
+      {"input",
+       {{"uri", input.uri}, {"codec", input.codec}, {"pixel_format", input.pixel_format},
+        {"width", input.width}, {"height", input.height}, {"fps", input.fps}}},
+      {"device", device},
+      {"mode", mode},
+      {"config",
+       {{"copy", {{"mode", c.copy.mode}, {"memory", c.copy.memory}, {"streams", c.copy.streams},
+                  {"batch_size", c.copy.batch_size}, {"chunk_bytes", c.copy.chunk_bytes}}},
+        {"reader", {{"decoder", c.reader.decoder}, {"threads", c.reader.threads}}},
+        {"sink", {{"kind", c.sink.kind}, {"path", c.sink.path}}},
+        {"warmup_frames", c.metrics.warmup_frames}}},
+      {"frames", s.frames},
+      {"frames_measured", s.frames_measured},
+      {"frames_dropped", s.frames_dropped},
+      {"decode_errors", decode_errors},
+      {"warmup_skipped", s.warmup_skipped},
+      {"wall_s", s.wall_s},
+      {"measured_s", s.measured_s},
+      {"fps", s.fps},
+      {"copy_wait_share", s.copy_wait_share},
+      {"compute_wait_share", s.compute_wait_share},
+      {"gpu_busy_share", s.gpu_busy_share},
+      {"h2d_gbps", s.h2d_gbps},
+      {"d2h_gbps", s.d2h_gbps},
+      {"stages",
+       {{"decode", stage_json(s.decode)}, {"h2d", stage_json(s.h2d)}, {"compute", stage_json(s.compute)},
+        {"d2h", stage_json(s.d2h)}, {"sink", stage_json(s.sink)}}},
+      {"latency", stage_json(s.latency)},
+  };
+}
+
+void write_report(const nlohmann::json& report, const std::string& path) {
+  const std::string temp = path + ".part";
+  {
+    std::ofstream out(temp);
+    if (!out) throw OutputError("cannot write report '" + path + "'");
+    out << report.dump(2) << "\n";
+    if (!out) throw OutputError("cannot write report '" + path + "'");
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) throw OutputError("cannot write report '" + path + "'");
+}
+
+std::string summary_text(const std::string& mode, const std::string& device, const Summary& s) {
+  std::string out = fmt::format(
+      "{} on {}: {} frames ({} measured{}) in {:.2f} s\n"
+      "  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | gpu busy {:.1f}% | H2D {:.1f} GB/s | D2H {:.1f} GB/s\n",
+      mode, device, s.frames, s.frames_measured, s.warmup_skipped ? ", too few to skip the warm-up" : " after warm-up",
+      s.wall_s, s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
+      s.d2h_gbps);
+  auto row = [&](const char* name, const StageStats& st) {
+    out += fmt::format("  {:<8} mean {:8.3f} ms  p50 {:8.3f} ms  p99 {:8.3f} ms\n", name, st.mean_ms, st.p50_ms,
+                       st.p99_ms);
+  };
+  row("decode", s.decode);
+  row("h2d", s.h2d);
+  row("compute", s.compute);
+  row("d2h", s.d2h);
+  row("sink", s.sink);
+  row("latency", s.latency);
+  return out;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,19 @@
+// The end-of-run JSON report and the summary printed to stdout.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config.hpp"
+#include "metrics.hpp"
+#include "video_reader.hpp"
+
+namespace vidpipe {
+
+nlohmann::json make_report(const Config& config, const VideoInfo& input, const std::string& device,
+                           const std::string& mode, const Summary& summary, std::int64_t decode_errors);
+
+void write_report(const nlohmann::json& report, const std::string& path);
+
+std::string summary_text(const std::string& mode, const std::string& device, const Summary& s);
+
+}  // namespace vidpipe

@@ -1,0 +1,43 @@
+// Where processed frames go. A sink receives frames in order on the sink thread.
+#pragma once
+extern "C" {
+#include <libavutil/buffer.h>
+}
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "frame_colour.hpp"
+#include "image_types.hpp"
+
+namespace vidpipe {
+
+struct OutputFrame {
+  AVBufferRef* buffer = nullptr;  // borrowed; a sink that keeps it takes its own reference
+  std::int64_t index = 0;
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void write(const OutputFrame& frame) = 0;
+  // Flushes and closes; the output is complete and playable afterwards.
+  virtual void finish() = 0;
+  virtual std::string describe() const = 0;
+};
+
+struct SinkOptions {
+  std::string kind = "encode";    // encode | null
+  std::string path = "out.mp4";
+  std::string codec = "auto";     // auto (NVENC if usable, else libx264) or an encoder name
+  std::string preset = "veryfast";
+  int crf = 23;
+  double fps = 30;
+  YuvLayout layout;
+  FrameColour colour;
+};
+
+std::unique_ptr<Sink> make_sink(const SinkOptions& options);
+
+}  // namespace vidpipe

@@ -1,0 +1,284 @@
+#include "video_reader.hpp"
+
+extern "C" {
+#include <libavdevice/avdevice.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <thread>
+
+#include "errors.hpp"
+#include "frame_layout.hpp"
+
+namespace vidpipe {
+
+double steady_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+namespace {
+
+constexpr int max_dimension = 16384;
+// A pool wait this long means the decoder itself holds every buffer: a deadlock.
+constexpr std::chrono::seconds pool_deadlock_timeout{30};
+// H.264/HEVC keep up to 16 reference frames, and each frame thread holds one more.
+constexpr int decoder_reference_frames = 16;
+
+bool decodes_into_pool(int format, bool nv12) {
+  return nv12 ? format == AV_PIX_FMT_NV12
+              : (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P);
+}
+
+bool is_live_uri(const std::string& uri) {
+  return uri.rfind("/dev/video", 0) == 0 || uri.find("://") != std::string::npos;
+}
+
+void fill_planes(AVFrame* frame, AVBufferRef* buf, const YuvLayout& l) {
+  frame->buf[0] = buf;
+  for (int i = 0; i < (l.nv12 ? 2 : 3); ++i) {
+    frame->data[i] = buf->data + l.offset[i];
+    frame->linesize[i] = l.pitch[i];
+  }
+  frame->extended_data = frame->data;
+}
+
+bool matches_layout(const AVFrame& f, const YuvLayout& l, const FramePool& pool) {
+  if (!pool.owns(f.buf[0]) || f.buf[1] || !decodes_into_pool(f.format, l.nv12)) return false;
+  if (f.width != l.width || f.height != l.height) return false;
+  for (int i = 0; i < (l.nv12 ? 2 : 3); ++i)
+    if (f.data[i] != f.buf[0]->data + l.offset[i] || f.linesize[i] != l.pitch[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
+  info_.uri = options.uri;
+  const AVInputFormat* format = nullptr;
+  if (options.uri.rfind("/dev/video", 0) == 0) {
+    avdevice_register_all();
+    format = av_find_input_format("v4l2");
+  }
+  AVFormatContext* raw = nullptr;
+  AV_CHECK_AS(InputError, avformat_open_input(&raw, options.uri.c_str(), format, nullptr),
+              "cannot open input '" + options.uri + "'");
+  input_.reset(raw);
+  AV_CHECK_AS(InputError, avformat_find_stream_info(input_.get(), nullptr),
+              "cannot read stream info of '" + options.uri + "'");
+  const AVCodec* codec = nullptr;
+  stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+  if (stream_index_ == AVERROR_DECODER_NOT_FOUND)
+    throw InputError("'" + options.uri + "': no decoder for its video codec");
+  if (stream_index_ < 0) throw InputError("'" + options.uri + "': no video stream");
+  const AVStream* stream = input_->streams[stream_index_];
+  const AVCodecParameters* par = stream->codecpar;
+  if (par->width <= 0 || par->height <= 0 || par->width > max_dimension ||
+      par->height > max_dimension)
+    throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
+                     "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");
+
+  decoder_.reset(avcodec_alloc_context3(codec));
+  if (!decoder_) throw std::bad_alloc();
+  AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par),
+              "'" + options.uri + "': bad codec parameters");
+  decoder_->thread_count = options.threads;
+  decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  decoder_->opaque = this;
+  decoder_->get_buffer2 = &VideoReader::get_pool_buffer;
+#if FF_API_THREAD_SAFE_CALLBACKS
+  // FFmpeg 5.x still asks for this flag before it frame-threads a decoder with a
+  // custom get_buffer2 (ours is thread-safe: the pool locks). 6.0 drops the field.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  decoder_->thread_safe_callbacks = 1;
+#pragma GCC diagnostic pop
+#endif
+  AV_CHECK_AS(InputError, avcodec_open2(decoder_.get(), codec, nullptr),
+              "'" + options.uri + "': cannot open " + codec->name + " decoder");
+
+  info_.codec = codec->name;
+  const char* fmt_name = av_get_pix_fmt_name(decoder_->pix_fmt);
+  info_.pixel_format = fmt_name ? fmt_name : "unknown";
+  info_.width = par->width;
+  info_.height = par->height;
+  const AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
+  if (rate.num > 0 && rate.den > 0) info_.fps = av_q2d(rate);
+  info_.frame_count = stream->nb_frames;
+  info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
+
+  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->height);
+  const bool nv12 = decoder_->pix_fmt == AV_PIX_FMT_NV12;
+  alloc_width_ = par->width;
+  alloc_height_ = par->height;
+  int linesize_align[AV_NUM_DATA_POINTERS];
+  if (decodes_into_pool(decoder_->pix_fmt, nv12))
+    avcodec_align_dimensions2(decoder_.get(), &alloc_width_, &alloc_height_, linesize_align);
+  layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_, nv12);
+
+  const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
+  const int pool_frames = options.pool_frames > 0
+                              ? options.pool_frames
+                              : decoder_reference_frames + threads + options.in_flight + 2;
+  pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
+  spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {} decoder threads, pool {} x {:.1f} MB {}",
+               options.uri, info_.codec, info_.width, info_.height, info_.pixel_format, info_.fps,
+               threads, pool_frames, layout_.frame_bytes / 1e6, to_string(options.memory));
+}
+
+VideoReader::~VideoReader() {
+  pool_->cancel();
+  decoder_.reset();  // frame threads may still be inside get_buffer2; join them first
+  sws_freeContext(sws_);
+}
+
+void VideoReader::request_stop() {
+  stop_ = true;
+  pool_->cancel();
+}
+
+int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags) {
+  auto* self = static_cast<VideoReader*>(ctx->opaque);
+  const YuvLayout& l = self->layout_;
+  if (!decodes_into_pool(frame->format, l.nv12) || frame->width > self->alloc_width_ ||
+      frame->height > self->alloc_height_)
+    return avcodec_default_get_buffer2(ctx, frame, flags);
+  AVBufferRef* buf = self->pool_->acquire(pool_deadlock_timeout);
+  if (!buf) {
+    if (!self->stop_) self->pool_exhausted_ = true;
+    return AVERROR(ENOMEM);
+  }
+  fill_planes(frame, buf, l);
+  return 0;
+}
+
+bool VideoReader::feed_decoder() {
+  while (!input_done_) {
+    const int ret = av_read_frame(input_.get(), packet_.get());
+    if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
+      if (options_.loop && !stop_ && next_index_ > 0) {
+        AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+                    "'" + options_.uri + "': cannot loop (seek failed)");
+        // Drain what the decoder holds before the restart is fed in.
+        avcodec_send_packet(decoder_.get(), nullptr);
+        return true;
+      }
+      input_done_ = true;
+      break;
+    }
+    AV_CHECK_AS(InputError, ret, "'" + options_.uri + "': read error after frame " + std::to_string(next_index_));
+    if (packet_->stream_index != stream_index_) {
+      av_packet_unref(packet_.get());
+      continue;
+    }
+    const int sent = avcodec_send_packet(decoder_.get(), packet_.get());
+    av_packet_unref(packet_.get());
+    if (sent < 0 && sent != AVERROR(EAGAIN)) {
+      ++decode_errors_;
+      spdlog::warn("'{}': decode error near frame {}: {} (frame skipped)", options_.uri,
+                   next_index_, av_error_string(sent));
+    }
+    return true;
+  }
+  if (!flushed_) {
+    flushed_ = true;
+    avcodec_send_packet(decoder_.get(), nullptr);
+    return true;
+  }
+  return false;
+}
+
+bool VideoReader::receive_into(AVFrame* out) {
+  while (!stop_) {
+    const int ret = avcodec_receive_frame(decoder_.get(), out);
+    if (ret == 0) return true;
+    if (pool_exhausted_)
+      throw InputError("'" + options_.uri + "': frame pool exhausted (" +
+                       std::to_string(pool_->capacity()) +
+                       " buffers all held); raise reader.pool_frames");
+    if (ret == AVERROR_EOF) {
+      if (!input_done_ && options_.loop) {  // drained for a loop restart
+        avcodec_flush_buffers(decoder_.get());
+        continue;
+      }
+      return false;
+    }
+    if (ret != AVERROR(EAGAIN)) {
+      ++decode_errors_;
+      spdlog::warn("'{}': decode error near frame {}: {}", options_.uri, next_index_, av_error_string(ret));
+    }
+    if (!feed_decoder()) return false;
+  }
+  return false;
+}
+
+AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
+  if (matches_layout(*decoded, layout_, *pool_)) return decoded;
+  if (decoded->width != layout_.width || decoded->height != layout_.height)
+    throw InputError("'" + options_.uri + "': frame " + std::to_string(next_index_) + " changes size to " +
+                     std::to_string(decoded->width) + "x" + std::to_string(decoded->height) +
+                     " (mid-stream resolution changes are not supported)");
+  AVBufferRef* buf = pool_->acquire(pool_deadlock_timeout);
+  if (!buf) {
+    if (stop_) return nullptr;
+    throw InputError("'" + options_.uri + "': frame pool exhausted; raise reader.pool_frames");
+  }
+  AvFramePtr out = make_frame();
+  fill_planes(out.get(), buf, layout_);
+  out->format = layout_.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+  out->width = layout_.width;
+  out->height = layout_.height;
+  av_frame_copy_props(out.get(), decoded.get());
+  const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(decoded->format));
+  if (desc && (desc->flags & AV_PIX_FMT_FLAG_RGB)) {
+    // swscale converts RGB with BT.601 limited-range coefficients by default.
+    out->colorspace = AVCOL_SPC_BT470BG;
+    out->color_range = AVCOL_RANGE_MPEG;
+  }
+  sws_ = sws_getCachedContext(sws_, decoded->width, decoded->height,
+                              static_cast<AVPixelFormat>(decoded->format), out->width, out->height,
+                              static_cast<AVPixelFormat>(out->format), SWS_BILINEAR, nullptr,
+                              nullptr, nullptr);
+  if (!sws_) throw InputError("'" + options_.uri + "': cannot convert pixel format " + info_.pixel_format);
+  sws_scale(sws_, decoded->data, decoded->linesize, 0, decoded->height, out->data, out->linesize);
+  ++converted_frames_;
+  if (converted_frames_ == 1)
+    spdlog::info("'{}': frames arrive as {}; converting to {} (one extra host copy per frame)",
+                 options_.uri, av_get_pix_fmt_name(static_cast<AVPixelFormat>(decoded->format)),
+                 layout_.nv12 ? "nv12" : "yuv420p");
+  return out;
+}
+
+void VideoReader::pace(std::int64_t index) {
+  if (!options_.realtime) return;
+  const double now = steady_seconds();
+  if (pace_start_ < 0) pace_start_ = now;
+  const double due = pace_start_ + index / info_.fps;
+  if (due > now) std::this_thread::sleep_for(std::chrono::duration<double>(due - now));
+}
+
+std::optional<DecodedFrame> VideoReader::next() {
+  if (stop_) return std::nullopt;
+  // With frame threads decoding runs ahead in the background; what counts is how long
+  // the pipeline had to wait here for the next frame.
+  const double started = steady_seconds();
+  AvFramePtr decoded = make_frame();
+  if (!receive_into(decoded.get())) return std::nullopt;
+  AvFramePtr frame = to_pool_layout(std::move(decoded));
+  if (!frame) return std::nullopt;
+  pace(next_index_);
+  DecodedFrame out;
+  out.colour = colour_of(*frame);
+  out.frame = std::move(frame);
+  out.index = next_index_++;
+  const double now = steady_seconds();
+  out.decoded_at = now - clock_origin_;
+  out.decode_ms = (now - started) * 1e3;
+  return out;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,103 @@
+// Demux + decode with FFmpeg, straight into a FramePool: a custom get_buffer2 hands
+// the decoder pool buffers, so decoded pixels land in (pinned) memory the GPU can
+// DMA from with no extra host copy. Frames the decoder cannot write in our layout
+// (other pixel formats, stills) are converted into a pool buffer with swscale.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "av_raii.hpp"
+#include "frame_colour.hpp"
+#include "frame_pool.hpp"
+#include "image_types.hpp"
+
+struct SwsContext;
+
+namespace vidpipe {
+
+struct ReaderOptions {
+  std::string uri;
+  int threads = 0;               // decoder threads, 0 = FFmpeg's choice
+  bool loop = false;             // restart at end of file
+  bool realtime = false;         // pace output at the stream's frame rate
+  HostMemory memory = HostMemory::pinned;
+  int pool_frames = 0;           // 0 = enough for the decoder plus `in_flight`
+  int in_flight = 8;             // frames the rest of the pipeline may hold at once
+};
+
+struct VideoInfo {
+  std::string uri;
+  std::string codec;
+  std::string pixel_format;
+  int width = 0;
+  int height = 0;
+  double fps = 30.0;
+  std::int64_t frame_count = 0;  // 0 when the container does not say
+  bool is_still = false;
+  FrameColour colour;            // from the container; frames may refine it
+};
+
+struct DecodedFrame {
+  AvFramePtr frame;              // its buf[0] is a pool buffer laid out as layout()
+  std::int64_t index = 0;
+  double decoded_at = 0.0;       // seconds on the pipeline clock
+  double decode_ms = 0.0;
+  FrameColour colour;
+  const std::uint8_t* data() const { return frame->buf[0]->data; }
+};
+
+class VideoReader {
+ public:
+  explicit VideoReader(const ReaderOptions& options);
+  ~VideoReader();
+  VideoReader(const VideoReader&) = delete;
+  VideoReader& operator=(const VideoReader&) = delete;
+
+  const VideoInfo& info() const { return info_; }
+  const YuvLayout& layout() const { return layout_; }
+  FramePool& pool() { return *pool_; }
+
+  // The next frame in display order; nullopt at the end (or after request_stop()).
+  // `clock_origin` is the steady-clock time that pipeline timestamps count from.
+  std::optional<DecodedFrame> next();
+  void set_clock_origin(double origin_seconds) { clock_origin_ = origin_seconds; }
+  // Thread-safe: makes next() return nullopt soon, unblocking a waiting decoder.
+  void request_stop();
+  std::int64_t decode_errors() const { return decode_errors_; }
+  std::int64_t converted_frames() const { return converted_frames_; }
+
+ private:
+  static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
+  bool receive_into(AVFrame* out);
+  bool feed_decoder();
+  AvFramePtr to_pool_layout(AvFramePtr decoded);
+  void pace(std::int64_t index);
+
+  ReaderOptions options_;
+  VideoInfo info_;
+  YuvLayout layout_;
+  int alloc_width_ = 0;
+  int alloc_height_ = 0;
+  AvInputPtr input_;
+  AvCodecContextPtr decoder_;
+  AvPacketPtr packet_;
+  std::unique_ptr<FramePool> pool_;
+  SwsContext* sws_ = nullptr;
+  int stream_index_ = -1;
+  bool input_done_ = false;
+  bool flushed_ = false;
+  std::int64_t next_index_ = 0;
+  std::int64_t decode_errors_ = 0;
+  std::int64_t converted_frames_ = 0;
+  double clock_origin_ = 0.0;
+  double pace_start_ = -1.0;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> pool_exhausted_{false};
+};
+
+double steady_seconds();
+
+}  // namespace vidpipe
