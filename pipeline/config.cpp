@@ -67,7 +67,8 @@ KeySpec text(std::string path, std::string& (*field)(Config&)) {
 
 KeySpec choice(std::string path, std::string& (*field)(Config&), std::vector<std::string> choices) {
   return {std::move(path), [=](Config& c, const YAML::Node& n) {
-            const auto v = scalar_as<std::string>(n, "a string");
+            // YAML reads a bare `null` as no value; for a choice it is the word.
+            const auto v = n.IsNull() ? std::string("null") : scalar_as<std::string>(n, "a string");
             if (std::find(choices.begin(), choices.end(), v) == choices.end()) {
               std::string list;
               for (const auto& ch : choices) list += (list.empty() ? "" : " | ") + ch;

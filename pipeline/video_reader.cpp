@@ -24,8 +24,6 @@ double steady_seconds() {
 namespace {
 
 constexpr int max_dimension = 16384;
-// A pool wait this long means the decoder itself holds every buffer: a deadlock.
-constexpr std::chrono::seconds pool_deadlock_timeout{30};
 // H.264/HEVC keep up to 16 reference frames, and each frame thread holds one more.
 constexpr int decoder_reference_frames = 16;
 
@@ -147,7 +145,7 @@ int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags)
   if (!decodes_into_pool(frame->format, l.nv12) || frame->width > self->alloc_width_ ||
       frame->height > self->alloc_height_)
     return avcodec_default_get_buffer2(ctx, frame, flags);
-  AVBufferRef* buf = self->pool_->acquire(pool_deadlock_timeout);
+  AVBufferRef* buf = self->pool_->acquire(self->options_.pool_timeout);
   if (!buf) {
     if (!self->stop_) self->pool_exhausted_ = true;
     return AVERROR(ENOMEM);
@@ -222,7 +220,7 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
     throw InputError("'" + options_.uri + "': frame " + std::to_string(next_index_) + " changes size to " +
                      std::to_string(decoded->width) + "x" + std::to_string(decoded->height) +
                      " (mid-stream resolution changes are not supported)");
-  AVBufferRef* buf = pool_->acquire(pool_deadlock_timeout);
+  AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
   if (!buf) {
     if (stop_) return nullptr;
     throw InputError("'" + options_.uri + "': frame pool exhausted; raise reader.pool_frames");

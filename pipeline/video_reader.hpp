@@ -4,6 +4,7 @@
 // (other pixel formats, stills) are converted into a pool buffer with swscale.
 #pragma once
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -26,6 +27,8 @@ struct ReaderOptions {
   HostMemory memory = HostMemory::pinned;
   int pool_frames = 0;           // 0 = enough for the decoder plus `in_flight`
   int in_flight = 8;             // frames the rest of the pipeline may hold at once
+  // A pool wait this long means the decoder itself holds every buffer: a deadlock.
+  std::chrono::milliseconds pool_timeout{30000};
 };
 
 struct VideoInfo {

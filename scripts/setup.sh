@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# One-time setup on Debian 12: system packages, the bundled default input, a build.
+# Safe to run again: each step is skipped when its result is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
+  libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavdevice-dev
+  libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=(); [ "$(id -u)" -eq 0 ] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+export PATH=/usr/local/cuda/bin:$PATH
+if ! command -v nvcc >/dev/null; then
+  echo "setup: nvcc not found; install CUDA Toolkit 13 at /usr/local/cuda (a GPU is not needed to build)" >&2
+  exit 1
+fi
+
+bash scripts/make-assets.sh
+
+cmake --preset default >/dev/null
+cmake --build --preset default -j"$(nproc)"

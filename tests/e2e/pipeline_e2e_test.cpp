@@ -1,0 +1,162 @@
+// Runs the vidpipe binary as a user would and checks what it leaves behind: the
+// encoded video (frame count, size, pixels) and the JSON report.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+
+#include "cuda_raii.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+std::string binary() {
+  const char* env = std::getenv("VIDPIPE_BIN");
+  return env ? env : VIDPIPE_BIN_DEFAULT;
+}
+
+struct CommandResult {
+  int code;
+  std::string output;  // stdout + stderr
+};
+
+// `run` gets the shipped default config unless the test names another.
+CommandResult vidpipe(std::string args) {
+  if (args.rfind("run ", 0) == 0 && args.find("--config") == std::string::npos)
+    args += " --config " VIDPIPE_SOURCE_DIR "/config/default.yaml";
+  const std::string log = test::scratch_dir() + "/run.log";
+  const int code = test::run_command(binary() + " " + args + " >'" + log + "' 2>&1");
+  std::ifstream in(log);
+  return {code, std::string((std::istreambuf_iterator<char>(in)), {})};
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string clip() {
+  return test::make_clip("e2e.mp4", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -g 15");
+}
+
+// Runs one mode and checks output and report; returns the output path.
+std::string run_mode(const std::string& name, const std::string& sets) {
+  const std::string out = test::scratch_dir() + "/" + name + ".mp4";
+  const std::string report = test::scratch_dir() + "/" + name + ".json";
+  const CommandResult r = vidpipe("run --input " + clip() +
+                        " --set sink.path=" + out + " --report " + report + " --set metrics.warmup_frames=5 " + sets);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out + ".part")) << "temporary output left behind";
+
+  const test::DecodedVideo source = test::decode_all(clip());
+  const test::DecodedVideo result = test::decode_all(out);
+  EXPECT_EQ(result.width, 320);
+  EXPECT_EQ(result.height, 240);
+  EXPECT_EQ(result.frames.size(), 60u);
+  // testsrc2 moves every frame: a frame out of order or a reused buffer would
+  // match its neighbour, not itself.
+  for (std::size_t i = 0; i < std::min(source.frames.size(), result.frames.size()); ++i)
+    EXPECT_GT(test::psnr(source.frames[i], result.frames[i]), 30.0) << name << " frame " << i;
+
+  const nlohmann::json j = read_json(report);
+  EXPECT_EQ(j.at("frames"), 60);
+  EXPECT_EQ(j.at("frames_measured"), 55);
+  const double fps = j.at("fps"), measured = j.at("measured_s"), wall = j.at("wall_s");
+  EXPECT_GT(fps, 0);
+  EXPECT_NEAR(fps, 55 / measured, 1e-6 * fps);
+  EXPECT_LE(measured, wall);
+  for (const char* share : {"copy_wait_share", "compute_wait_share", "gpu_busy_share"}) {
+    const double v = j.at(share);
+    EXPECT_GE(v, 0.0) << share;
+    EXPECT_LE(v, 1.0) << share;
+  }
+  EXPECT_GT(j.at("gpu_busy_share").get<double>(), 0.0);
+  for (const char* stage : {"decode", "h2d", "compute", "d2h", "sink"}) {
+    const auto& s = j.at("stages").at(stage);
+    EXPECT_LE(s.at("p50_ms").get<double>(), s.at("p99_ms").get<double>()) << stage;
+    EXPECT_GE(s.at("mean_ms").get<double>(), 0.0) << stage;
+  }
+  EXPECT_LE(j.at("latency").at("p50_ms").get<double>(), j.at("latency").at("p99_ms").get<double>());
+  EXPECT_GT(j.at("h2d_gbps").get<double>(), 0.0);
+  EXPECT_EQ(j.at("frames_dropped"), 0);
+  EXPECT_NE(r.output.find("copy-wait"), std::string::npos) << "summary line missing:\n" << r.output;
+  return out;
+}
+
+TEST(PipelineE2E, CpuSyncAndAsyncGiveTheSameVideo) {
+  const std::string sync = run_mode("cpu-sync", "--set device=cpu --set copy.mode=sync");
+  const std::string async = run_mode("cpu-async", "--set device=cpu --set copy.mode=async --set copy.streams=3");
+  const auto a = test::decode_all(sync), b = test::decode_all(async);
+  ASSERT_EQ(a.frames.size(), b.frames.size());
+  for (std::size_t i = 0; i < a.frames.size(); ++i) EXPECT_GT(test::psnr(a.frames[i], b.frames[i]), 45.0) << i;
+}
+
+TEST(PipelineE2E, GpuModesMatchTheCpuPath) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device on this machine: GPU e2e skipped";
+  const std::string cpu = run_mode("ref-cpu", "--set device=cpu --set copy.mode=sync");
+  const auto reference = test::decode_all(cpu);
+  for (const auto& [name, sets] : std::vector<std::pair<std::string, std::string>>{
+           {"gpu-sync-pageable", "--set device=gpu --set copy.mode=sync --set copy.memory=pageable"},
+           {"gpu-async-pinned", "--set device=gpu --set copy.mode=async --set copy.streams=4"},
+           {"gpu-async-batch", "--set device=gpu --set copy.streams=2 --set copy.batch_size=4"},
+           {"gpu-async-chunked", "--set device=gpu --set copy.streams=3 --set copy.chunk_bytes=32768"}}) {
+    const auto got = test::decode_all(run_mode(name, sets));
+    ASSERT_EQ(got.frames.size(), reference.frames.size()) << name;
+    for (std::size_t i = 0; i < got.frames.size(); ++i)
+      EXPECT_GT(test::psnr(got.frames[i], reference.frames[i]), 45.0) << name << " frame " << i;
+  }
+}
+
+TEST(PipelineE2E, NullSinkWritesNoVideo) {
+  const std::string out = test::scratch_dir() + "/never.mp4";
+  const std::string report = test::scratch_dir() + "/null.json";
+  const CommandResult r = vidpipe("run --input " + clip() + " --set sink.kind=null --set sink.path=" + out + " --report " +
+                        report + " --set copy.mode=sync");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_EQ(read_json(report).at("frames"), 60);
+}
+
+TEST(PipelineE2E, MaxFramesStopsEarly) {
+  const std::string report = test::scratch_dir() + "/max.json";
+  const CommandResult r = vidpipe("run --input " + clip() + " --set sink.kind=null --set input.max_frames=17 --report " + report);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(read_json(report).at("frames"), 17);
+}
+
+// Bad input: one line on stderr naming what is wrong, and the documented exit code.
+TEST(PipelineE2E, ConfigErrorsExitWithCode2) {
+  const std::string bad = test::scratch_dir() + "/bad.yaml";
+  std::ofstream(bad) << "input:\n  uri: " << clip() << "\ncopy:\n  streams: -1\n";
+  CommandResult r = vidpipe("run --config " + bad);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("bad.yaml:4:3: copy.streams: must be between 1 and 32, got -1"), std::string::npos) << r.output;
+  EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
+
+  r = vidpipe("run --input /no/such/video.mp4");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("input.uri: input file '/no/such/video.mp4' does not exist"), std::string::npos) << r.output;
+}
+
+TEST(PipelineE2E, UndecodableInputExitsWithCode3) {
+  const std::string bogus = test::scratch_dir() + "/text.mp4";
+  std::ofstream(bogus) << "plain text, no video here\n";
+  const CommandResult r = vidpipe("run --input " + bogus + " --set sink.kind=null");
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.output.find("input error"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(bogus), std::string::npos) << r.output;
+}
+
+TEST(PipelineE2E, ProbeDescribesTheInput) {
+  const CommandResult r = vidpipe("probe --input " + clip());
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("h264 320x240 yuv420p"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("CUDA devices:"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace vidpipe

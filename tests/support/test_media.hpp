@@ -1,0 +1,33 @@
+// Test clips made on the spot with the ffmpeg program (so nothing binary is
+// committed), and a decoder that reads a whole file back for comparisons.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace vidpipe::test {
+
+// Directory for this test binary's generated files (created once).
+const std::string& scratch_dir();
+
+// Makes (once per process) a clip named `name` with ffmpeg's testsrc2 pattern;
+// `codec_args` e.g. "-c:v libx264 -pix_fmt yuv420p". Returns "" when this ffmpeg
+// lacks the encoder (the caller skips).
+std::string make_clip(const std::string& name, int width, int height, int frames,
+                      const std::string& codec_args);
+
+bool ffmpeg_has_encoder(const std::string& encoder);
+
+// Every frame of a video as tight YUV420P planes (Y then U then V).
+struct DecodedVideo {
+  int width = 0, height = 0;
+  std::vector<std::vector<std::uint8_t>> frames;
+};
+DecodedVideo decode_all(const std::string& path);
+
+// PSNR of two equal-size 8-bit buffers; 100 dB for identical ones.
+double psnr(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);
+
+int run_command(const std::string& command);
+
+}  // namespace vidpipe::test

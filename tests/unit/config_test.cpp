@@ -1,0 +1,148 @@
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "config.hpp"
+#include "errors.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+std::string write_yaml(const std::string& name, const std::string& text) {
+  const std::string path = test::scratch_dir() + "/" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// An input that exists, so the checks below are about the key under test.
+std::string existing_input() { return write_yaml("input.mp4", "not really a video"); }
+
+std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  const std::string path = write_yaml("c.yaml", yaml);
+  try {
+    load_config(path, sets);
+  } catch (const ConfigError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+TEST(Config, DefaultsWhenNoFileGiven) {
+  const Config c = load_config("", {"input.uri=" + existing_input()});
+  EXPECT_EQ(c.copy.mode, "async");
+  EXPECT_EQ(c.copy.memory, "pinned");
+  EXPECT_EQ(c.copy.streams, 2);
+  EXPECT_EQ(c.gpu.preprocess.width, 416);
+  EXPECT_EQ(c.metrics.warmup_frames, 30);
+  EXPECT_EQ(c.origin.at("input.uri"), "--set");
+}
+
+TEST(Config, ReadsEveryKindOfValue) {
+  const std::string in = existing_input();
+  const Config c = load_config(write_yaml("all.yaml", "device: cpu\ninput:\n  uri: " + in +
+                                                           "\n  loop: true\ncopy:\n  mode: sync\n  memory: pageable\n"
+                                                           "  streams: 5\n  chunk_bytes: 1048576\n"
+                                                           "gpu:\n  preprocess:\n    mean: [1, 2.5, 3]\n    scale: 0.5\n"
+                                                           "sink:\n  kind: null\n"),
+                               {});
+  EXPECT_EQ(c.device, "cpu");
+  EXPECT_TRUE(c.input.loop);
+  EXPECT_EQ(c.copy.mode, "sync");
+  EXPECT_EQ(c.copy.memory, "pageable");
+  EXPECT_EQ(c.copy.streams, 5);
+  EXPECT_EQ(c.copy.chunk_bytes, 1048576);
+  EXPECT_DOUBLE_EQ(c.gpu.preprocess.mean[1], 2.5);
+  EXPECT_DOUBLE_EQ(c.gpu.preprocess.scale, 0.5);
+  EXPECT_EQ(c.sink.kind, "null");
+  EXPECT_EQ(c.origin.at("copy.streams"), test::scratch_dir() + "/all.yaml:8:3");
+}
+
+TEST(Config, SetOverridesTheFile) {
+  const std::string in = existing_input();
+  const Config c = load_config(write_yaml("o.yaml", "input: {uri: " + in + "}\ncopy: {streams: 3}\n"),
+                               {"copy.streams=7", "copy.mode=sync"});
+  EXPECT_EQ(c.copy.streams, 7);
+  EXPECT_EQ(c.copy.mode, "sync");
+}
+
+TEST(Config, UnknownKeyNamesFileLineAndSuggestion) {
+  const std::string in = existing_input();
+  const std::string e = error_of("input: {uri: " + in + "}\ncopy:\n  stream: 4\n");
+  EXPECT_NE(e.find("c.yaml:3:3: copy.stream: unknown key (did you mean 'copy.streams'?)"), std::string::npos) << e;
+}
+
+TEST(Config, WrongTypeIsAnError) {
+  const std::string e = error_of("copy:\n  streams: many\n");
+  EXPECT_NE(e.find("c.yaml:2:3: copy.streams: expected an integer, got 'many'"), std::string::npos) << e;
+  const std::string b = error_of("input:\n  loop: perhaps\n");
+  EXPECT_NE(b.find("input.loop: expected true or false"), std::string::npos) << b;
+  const std::string l = error_of("gpu:\n  preprocess:\n    mean: [1, 2]\n");
+  EXPECT_NE(l.find("gpu.preprocess.mean: expected a list of 3 numbers"), std::string::npos) << l;
+}
+
+TEST(Config, OutOfRangeIsAnError) {
+  const std::string e = error_of("copy:\n  streams: 0\n");
+  EXPECT_NE(e.find("copy.streams: must be between 1 and 32, got 0"), std::string::npos) << e;
+  const std::string crf = error_of("sink:\n  crf: 99\n");
+  EXPECT_NE(crf.find("sink.crf: must be between 0 and 51, got 99"), std::string::npos) << crf;
+}
+
+TEST(Config, BadChoiceListsTheChoices) {
+  const std::string e = error_of("copy:\n  mode: fast\n");
+  EXPECT_NE(e.find("copy.mode: must be one of sync | async, got 'fast'"), std::string::npos) << e;
+}
+
+TEST(Config, SectionGivenAsScalar) {
+  const std::string e = error_of("copy: 3\n");
+  EXPECT_NE(e.find("c.yaml:1:7: copy: expected a section of keys"), std::string::npos) << e;
+}
+
+TEST(Config, MissingInputFileNamesKeyAndLine) {
+  const std::string e = error_of("input:\n  uri: /no/such/clip.mp4\n");
+  EXPECT_NE(e.find("c.yaml:2:3: input.uri: input file '/no/such/clip.mp4' does not exist"), std::string::npos) << e;
+}
+
+TEST(Config, StreamUrisAreNotCheckedAsFiles) {
+  const Config c = load_config("", {"input.uri=udp://127.0.0.1:5000"});
+  EXPECT_EQ(c.input.uri, "udp://127.0.0.1:5000");
+}
+
+TEST(Config, YamlSyntaxErrorHasLine) {
+  const std::string e = error_of("copy:\n  streams: [1, 2\n");
+  EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << e;
+  EXPECT_TRUE(std::regex_search(e, std::regex(R"(c\.yaml:\d+:\d+:)"))) << e;
+}
+
+TEST(Config, MissingConfigFile) {
+  EXPECT_THROW(load_config("/no/such/config.yaml", {}), ConfigError);
+}
+
+TEST(Config, SetErrors) {
+  EXPECT_NE(error_of("", {"copy.streams"}).find("--set copy.streams: expected key=value"), std::string::npos);
+  EXPECT_NE(error_of("", {"copy.nope=1"}).find("--set: copy.nope: unknown key"), std::string::npos);
+  EXPECT_NE(error_of("", {"copy=1"}).find("--set copy: is a section"), std::string::npos);
+  EXPECT_NE(error_of("", {"copy.streams=x"}).find("--set: copy.streams: expected an integer"), std::string::npos);
+}
+
+// config/README.md must document exactly the keys the loader accepts.
+TEST(Config, ReadmeDocumentsEveryKey) {
+  std::ifstream in(std::string(VIDPIPE_SOURCE_DIR) + "/config/README.md");
+  ASSERT_TRUE(in) << "config/README.md missing";
+  const std::string text((std::istreambuf_iterator<char>(in)), {});
+  for (const std::string& key : config_keys())
+    EXPECT_NE(text.find("`" + key + "`"), std::string::npos) << key << " is not documented in config/README.md";
+}
+
+TEST(Config, ShippedConfigsLoad) {
+  for (const char* name : {"default.yaml", "sync.yaml", "async.yaml"}) {
+    const std::string path = std::string(VIDPIPE_SOURCE_DIR) + "/config/" + name;
+    // The bundled clip may not be made yet; point the input at a file that exists.
+    EXPECT_NO_THROW(load_config(path, {"input.uri=" + existing_input()})) << name;
+  }
+}
+
+}  // namespace
+}  // namespace vidpipe

@@ -1,0 +1,98 @@
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <thread>
+
+#include "frame_pool.hpp"
+
+namespace vidpipe {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(FramePool, HandsOutDistinctBuffersUpToCapacity) {
+  FramePool pool(3, 1000, HostMemory::pageable);
+  std::set<const std::uint8_t*> seen;
+  std::vector<AVBufferRef*> held;
+  for (int i = 0; i < 3; ++i) {
+    AVBufferRef* b = pool.acquire(10ms);
+    ASSERT_NE(b, nullptr);
+    EXPECT_EQ(b->size, 1000u);
+    EXPECT_EQ(reinterpret_cast<std::uintptr_t>(b->data) % 64, 0u);
+    EXPECT_TRUE(pool.owns(b));
+    seen.insert(b->data);
+    held.push_back(b);
+  }
+  EXPECT_EQ(seen.size(), 3u);
+  EXPECT_EQ(pool.free_count(), 0u);
+  EXPECT_EQ(pool.acquire(20ms), nullptr) << "a fourth buffer must not exist";
+  for (AVBufferRef*& b : held) av_buffer_unref(&b);
+  EXPECT_EQ(pool.free_count(), 3u);
+}
+
+TEST(FramePool, ReleasedBufferIsReused) {
+  FramePool pool(1, 64, HostMemory::pageable);
+  AVBufferRef* a = pool.acquire(10ms);
+  const std::uint8_t* first = a->data;
+  AVBufferRef* extra_ref = av_buffer_ref(a);
+  av_buffer_unref(&a);
+  EXPECT_EQ(pool.free_count(), 0u) << "still referenced: must not return yet";
+  av_buffer_unref(&extra_ref);
+  AVBufferRef* b = pool.acquire(10ms);
+  ASSERT_NE(b, nullptr);
+  EXPECT_EQ(b->data, first);
+  av_buffer_unref(&b);
+}
+
+TEST(FramePool, AcquireBlocksUntilAnotherThreadReleases) {
+  FramePool pool(1, 64, HostMemory::pageable);
+  AVBufferRef* held = pool.acquire(10ms);
+  std::atomic<bool> released{false};
+  std::thread releaser([&] {
+    std::this_thread::sleep_for(100ms);
+    released = true;
+    av_buffer_unref(&held);
+  });
+  AVBufferRef* b = pool.acquire(5s);
+  EXPECT_TRUE(released.load()) << "acquire returned before the buffer was released";
+  ASSERT_NE(b, nullptr);
+  av_buffer_unref(&b);
+  releaser.join();
+  EXPECT_GT(pool.wait_seconds(), 0.05);
+}
+
+TEST(FramePool, CancelWakesWaiters) {
+  FramePool pool(1, 64, HostMemory::pageable);
+  AVBufferRef* held = pool.acquire(10ms);
+  std::thread canceller([&] {
+    std::this_thread::sleep_for(50ms);
+    pool.cancel();
+  });
+  EXPECT_EQ(pool.acquire(10s), nullptr);
+  canceller.join();
+  av_buffer_unref(&held);
+}
+
+TEST(FramePool, BuffersOutliveThePool) {
+  AVBufferRef* b = nullptr;
+  {
+    FramePool pool(2, 128, HostMemory::pageable);
+    b = pool.acquire(10ms);
+  }
+  b->data[127] = 42;  // memory still valid (ASan would flag it otherwise)
+  EXPECT_EQ(b->data[127], 42);
+  av_buffer_unref(&b);
+}
+
+TEST(FramePool, OwnsOnlyItsBuffers) {
+  FramePool a(1, 64, HostMemory::pageable), b(1, 64, HostMemory::pageable);
+  AVBufferRef* x = a.acquire(10ms);
+  EXPECT_TRUE(a.owns(x));
+  EXPECT_FALSE(b.owns(x));
+  EXPECT_FALSE(a.owns(nullptr));
+  av_buffer_unref(&x);
+}
+
+}  // namespace
+}  // namespace vidpipe
