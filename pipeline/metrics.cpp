@@ -97,6 +97,7 @@ Summary RunMetrics::summarise(double end_time) const {
     lo = 0.0;
   }
   const double hi = sorted.back().sink_at;
+  s.first_frame_s = sorted.front().sink_at;
   s.frames_measured = static_cast<std::int64_t>(sorted.size() - first);
   s.measured_s = hi - lo;
   if (s.measured_s <= 0) return s;

@@ -36,6 +36,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"warmup_skipped", s.warmup_skipped},
       {"wall_s", s.wall_s},
       {"measured_s", s.measured_s},
+      {"first_frame_s", s.first_frame_s},
       {"fps", s.fps},
       {"copy_wait_share", s.copy_wait_share},
       {"compute_wait_share", s.compute_wait_share},
@@ -62,10 +63,10 @@ void write_report(const nlohmann::json& report, const std::string& path) {
 
 std::string summary_text(const std::string& mode, const std::string& device, const Summary& s) {
   std::string out = fmt::format(
-      "{} on {}: {} frames ({} measured{}) in {:.2f} s\n"
+      "{} on {}: {} frames ({} measured{}) in {:.2f} s, first frame after {:.2f} s\n"
       "  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | gpu busy {:.1f}% | H2D {:.1f} GB/s | D2H {:.1f} GB/s\n",
       mode, device, s.frames, s.frames_measured, s.warmup_skipped ? ", too few to skip the warm-up" : " after warm-up",
-      s.wall_s, s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
+      s.wall_s, s.first_frame_s, s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
       s.d2h_gbps);
   auto row = [&](const char* name, const StageStats& st) {
     out += fmt::format("  {:<8} mean {:8.3f} ms  p50 {:8.3f} ms  p99 {:8.3f} ms\n", name, st.mean_ms, st.p50_ms,

@@ -129,6 +129,7 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
 }
 
 VideoReader::~VideoReader() {
+  stop_ = true;  // frame threads still running get plain buffers, not errors
   pool_->cancel();
   decoder_.reset();  // frame threads may still be inside get_buffer2; join them first
   sws_freeContext(sws_);
@@ -142,7 +143,7 @@ void VideoReader::request_stop() {
 int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags) {
   auto* self = static_cast<VideoReader*>(ctx->opaque);
   const YuvLayout& l = self->layout_;
-  if (!decodes_into_pool(frame->format, l.nv12) || frame->width > self->alloc_width_ ||
+  if (self->stop_ || !decodes_into_pool(frame->format, l.nv12) || frame->width > self->alloc_width_ ||
       frame->height > self->alloc_height_)
     return avcodec_default_get_buffer2(ctx, frame, flags);
   AVBufferRef* buf = self->pool_->acquire(self->options_.pool_timeout);
@@ -158,7 +159,9 @@ bool VideoReader::feed_decoder() {
   while (!input_done_) {
     const int ret = av_read_frame(input_.get(), packet_.get());
     if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
-      if (options_.loop && !stop_ && next_index_ > 0) {
+      // Restart only if this pass read something: an empty stream must not spin.
+      if (options_.loop && !stop_ && packets_this_pass_ > 0) {
+        packets_this_pass_ = 0;
         AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
                     "'" + options_.uri + "': cannot loop (seek failed)");
         // Drain what the decoder holds before the restart is fed in.
@@ -173,6 +176,7 @@ bool VideoReader::feed_decoder() {
       av_packet_unref(packet_.get());
       continue;
     }
+    ++packets_this_pass_;
     const int sent = avcodec_send_packet(decoder_.get(), packet_.get());
     av_packet_unref(packet_.get());
     if (sent < 0 && sent != AVERROR(EAGAIN)) {

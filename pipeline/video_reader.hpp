@@ -93,6 +93,7 @@ class VideoReader {
   bool input_done_ = false;
   bool flushed_ = false;
   std::int64_t next_index_ = 0;
+  std::int64_t packets_this_pass_ = 0;
   std::int64_t decode_errors_ = 0;
   std::int64_t converted_frames_ = 0;
   double clock_origin_ = 0.0;

@@ -27,7 +27,7 @@ struct CommandResult {
 // `run` gets the shipped default config unless the test names another.
 CommandResult vidpipe(std::string args) {
   if (args.rfind("run ", 0) == 0 && args.find("--config") == std::string::npos)
-    args += " --config " VIDPIPE_SOURCE_DIR "/config/default.yaml";
+    args += " --config " + test::source_dir() + "/config/default.yaml";
   const std::string log = test::scratch_dir() + "/run.log";
   const int code = test::run_command(binary() + " " + args + " >'" + log + "' 2>&1");
   std::ifstream in(log);

@@ -26,6 +26,11 @@ int run_command(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
+std::string source_dir() {
+  const char* env = std::getenv("VIDPIPE_SOURCE_DIR");
+  return env ? env : VIDPIPE_SOURCE_DIR;
+}
+
 bool ffmpeg_has_encoder(const std::string& encoder) {
   return run_command("ffmpeg -hide_banner -h encoder=" + encoder + " 2>/dev/null | grep -q 'Encoder " + encoder +
                      "'") == 0;

@@ -30,4 +30,8 @@ double psnr(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>&
 
 int run_command(const std::string& command);
 
+// The repository root: $VIDPIPE_SOURCE_DIR when set (tests run from a copied
+// checkout on the GPU machine), else where this build came from.
+std::string source_dir();
+
 }  // namespace vidpipe::test

@@ -129,7 +129,7 @@ TEST(Config, SetErrors) {
 
 // config/README.md must document exactly the keys the loader accepts.
 TEST(Config, ReadmeDocumentsEveryKey) {
-  std::ifstream in(std::string(VIDPIPE_SOURCE_DIR) + "/config/README.md");
+  std::ifstream in(test::source_dir() + "/config/README.md");
   ASSERT_TRUE(in) << "config/README.md missing";
   const std::string text((std::istreambuf_iterator<char>(in)), {});
   for (const std::string& key : config_keys())
@@ -138,7 +138,7 @@ TEST(Config, ReadmeDocumentsEveryKey) {
 
 TEST(Config, ShippedConfigsLoad) {
   for (const char* name : {"default.yaml", "sync.yaml", "async.yaml"}) {
-    const std::string path = std::string(VIDPIPE_SOURCE_DIR) + "/config/" + name;
+    const std::string path = test::source_dir() + "/config/" + name;
     // The bundled clip may not be made yet; point the input at a file that exists.
     EXPECT_NO_THROW(load_config(path, {"input.uri=" + existing_input()})) << name;
   }

@@ -150,7 +150,11 @@ TEST(Reader, LoopRestartsAtTheEnd) {
   while (frames.size() < 14) {
     auto f = reader.next();
     ASSERT_TRUE(f);
-    frames.emplace_back(f->data(), f->data() + reader.layout().offset[1]);
+    const YuvLayout& l = reader.layout();
+    std::vector<std::uint8_t> luma;  // visible pixels only: padding holds whatever
+    for (int y = 0; y < l.height; ++y)
+      luma.insert(luma.end(), f->data() + y * l.pitch[0], f->data() + y * l.pitch[0] + l.width);
+    frames.push_back(std::move(luma));
   }
   EXPECT_EQ(frames[0], frames[6]);
   EXPECT_EQ(frames[1], frames[7]);

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
+# unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
+# Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
+set -uo pipefail
+what=${1:-all}
+mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .device/runtime-bundle.tar.xz && cp -a .device/lib/. /tmp/rt/lib/
+export LD_LIBRARY_PATH=/tmp/rt/lib PATH=/tmp/rt/bin:$PATH VIDPIPE_SOURCE_DIR=$PWD VIDPIPE_BIN=$PWD/.device/bin/vidpipe
+OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
+status=0
+if [[ $what == all || $what == tests ]]; then
+  .device/bin/vidpipe_tests 2>&1 | tee "$OUT/unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
+  .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/e2e.log" | head -80
+fi
+if [[ $what == all || $what == bench ]]; then
+  clip=/tmp/in4k.mp4
+  ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=3840x2160:rate=30 -vf noise=alls=20:allf=t -frames:v 300 \
+    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 $clip
+  python3 scripts/device/bench_core.py --bin "$VIDPIPE_BIN" --clip $clip --frames 300 --out "$OUT" \
+    ${BENCH_THREADS:+--threads $BENCH_THREADS} | tee "$OUT/bench.md"
+fi
+exit $status
