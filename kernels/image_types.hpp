@@ -55,4 +55,39 @@ struct Normalisation {
   float scale[3] = {1.f / 255.f, 1.f / 255.f, 1.f / 255.f};
 };
 
+// A face box in source-frame pixels. No member initialisers: kernels keep arrays of
+// these in shared memory, which cannot run constructors.
+struct Detection {
+  float x0, y0, x1, y1;
+  float score;
+};
+
+// One frame's detections after NMS, best first; fixed size so it can live in
+// device memory and come back in one small copy.
+inline constexpr int max_detections = 32;
+struct DetectionList {
+  int count = 0;
+  Detection det[max_detections] = {};
+};
+
+// Glyphs for printable ASCII (32..126), each glyph_h rows of glyph_w 8-bit coverage
+// values, glyph after glyph. Rendered by OpenCV (pipeline/glyph_atlas.cpp).
+struct GlyphAtlasView {
+  const std::uint8_t* pixels = nullptr;
+  int glyph_w = 0, glyph_h = 0;
+  static constexpr int first = 32, count = 95;
+};
+
+struct OverlayStyle {
+  int thickness = 2;   // box outline, source pixels
+  int text_scale = 1;  // glyph pixel -> text_scale x text_scale frame pixels
+  std::uint8_t y = 173, u = 42, v = 26;  // box colour (green, BT.709 limited)
+};
+
+// Text for the heads-up display, passed to the kernel by value.
+struct HudText {
+  char text[96] = {};
+  int length = 0;
+};
+
 }  // namespace vidpipe

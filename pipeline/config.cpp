@@ -110,12 +110,19 @@ const std::vector<KeySpec>& key_table() {
              {"top_left", "centre"}),
       triple("gpu.preprocess.mean", [](Config& c) -> std::array<double, 3>& { return c.gpu.preprocess.mean; }),
       real("gpu.preprocess.scale", [](Config& c) -> double& { return c.gpu.preprocess.scale; }, 1e-9, 1e9),
+      boolean("gpu.inference", [](Config& c) -> bool& { return c.gpu.inference; }),
+      text("gpu.model", [](Config& c) -> std::string& { return c.gpu.model; }),
+      real("gpu.score_threshold", [](Config& c) -> double& { return c.gpu.score_threshold; }, 0.01, 0.99),
+      real("gpu.iou_threshold", [](Config& c) -> double& { return c.gpu.iou_threshold; }, 0.01, 1.0),
+      boolean("overlay.boxes", [](Config& c) -> bool& { return c.overlay.boxes; }),
+      boolean("overlay.hud", [](Config& c) -> bool& { return c.overlay.hud; }),
       choice("sink.kind", [](Config& c) -> std::string& { return c.sink.kind; }, {"encode", "null"}),
       text("sink.path", [](Config& c) -> std::string& { return c.sink.path; }),
       text("sink.codec", [](Config& c) -> std::string& { return c.sink.codec; }),
       choice("sink.preset", [](Config& c) -> std::string& { return c.sink.preset; },
              {"ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow"}),
       integer<int>("sink.crf", [](Config& c) -> int& { return c.sink.crf; }, 0, 51),
+      integer<int>("sink.threads", [](Config& c) -> int& { return c.sink.threads; }, 0, 64),
       integer<int>("metrics.warmup_frames", [](Config& c) -> int& { return c.metrics.warmup_frames; }, 0, int_max),
       text("metrics.report", [](Config& c) -> std::string& { return c.metrics.report; }),
       boolean("metrics.live", [](Config& c) -> bool& { return c.metrics.live; }),
@@ -238,6 +245,13 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
   if (c.input.uri.empty()) throw ConfigError(config_error(c, "input.uri", "must not be empty"));
   if (is_file_uri(c.input.uri) && !std::filesystem::exists(c.input.uri))
     throw ConfigError(config_error(c, "input.uri", "input file '" + c.input.uri + "' does not exist"));
+  if (c.gpu.inference && (c.gpu.preprocess.width != c.gpu.preprocess.height || c.gpu.preprocess.width % 32 != 0))
+    throw ConfigError(config_error(c, "gpu.preprocess.width", "with inference on, the input must be square and a multiple of 32, got " +
+                                                                  std::to_string(c.gpu.preprocess.width) + "x" +
+                                                                  std::to_string(c.gpu.preprocess.height)));
+  if (c.gpu.inference && !std::filesystem::exists(std::filesystem::path(c.gpu.model) / "tiny_face_detector_model-weights_manifest.json"))
+    throw ConfigError(config_error(c, "gpu.model", "no TinyFaceDetector model in '" + c.gpu.model +
+                                                       "' (scripts/setup.sh fetches it; or set gpu.inference: false)"));
   if (c.sink.kind == "encode" && c.sink.path.empty())
     throw ConfigError(config_error(c, "sink.path", "must not be empty when sink.kind is encode"));
   return c;

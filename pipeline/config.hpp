@@ -37,15 +37,24 @@ struct Config {
       int height = 416;
       std::string align = "top_left";  // top_left | centre
       std::array<double, 3> mean{117.001, 114.697, 97.404};
-      double scale = 1.0 / 256.0;
+      double scale = 1.0 / 255.0;
     } preprocess;
+    bool inference = true;
+    std::string model = "assets/models/tiny_face_detector";
+    double score_threshold = 0.4;
+    double iou_threshold = 0.4;
   } gpu;
+  struct {
+    bool boxes = true;
+    bool hud = true;
+  } overlay;
   struct {
     std::string kind = "encode";  // encode | null
     std::string path = "out.mp4";
     std::string codec = "auto";
     std::string preset = "veryfast";
     int crf = 23;
+    int threads = 0;  // encoder threads, 0 = auto
   } sink;
   struct {
     int warmup_frames = 30;

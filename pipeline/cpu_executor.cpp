@@ -1,16 +1,27 @@
 // Executor on the host: "device" buffers are host vectors, copies are memcpy, and
 // the GPU stage is the kernels' CPU references.
+#include <algorithm>
 #include <cstring>
-#include <stdexcept>
 
 #include "executor.hpp"
+#include "glyph_atlas.hpp"
 #include "reference/reference.hpp"
+#include "reference/tiny_face_ref.hpp"
 
 namespace vidpipe {
 
 ColourMatrix matrix_for(const FrameColour& colour) {
   return make_colour_matrix(colour.standard, colour.range);
 }
+
+OverlayStyle overlay_style_for(const YuvLayout& l) {
+  OverlayStyle s;
+  s.thickness = std::max(2, l.height / 360);
+  s.text_scale = std::max(1, l.height / 540);
+  return s;
+}
+
+int hud_scale_for(const YuvLayout& l) { return std::max(1, l.height / 360); }
 
 namespace {
 
@@ -19,6 +30,7 @@ class CpuExecutor final : public Executor {
   explicit CpuExecutor(const ExecutorOptions& o)
       : o_(o),
         lb_(make_letterbox(o.layout.width, o.layout.height, o.net_width, o.net_height, o.align)),
+        atlas_(make_glyph_atlas()),
         yuv_(o.layout.frame_bytes),
         bgr_(static_cast<std::size_t>(o.layout.width) * o.layout.height * 3),
         boxed_(static_cast<std::size_t>(o.net_width) * o.net_height * 3),
@@ -30,9 +42,10 @@ class CpuExecutor final : public Executor {
 
   void submit(int, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
               RunMetrics& metrics) override {
-    const double t0 = now();
     timings_ = {};
-    timings_.gpu_begin = t0;
+    timings_.gpu_begin = now();
+    detections_.assign(frames.size(), DetectionList{});
+    const HudText hud = o_.draw_hud ? metrics.hud_text() : HudText{};
     for (std::size_t i = 0; i < frames.size(); ++i) {
       const double a = now();
       {
@@ -43,6 +56,17 @@ class CpuExecutor final : public Executor {
       reference::yuv_to_bgr(yuv_.data(), o_.layout, matrix_for(frames[i].colour), bgr_.data());
       reference::resize_letterbox(bgr_.data(), o_.layout.width, o_.layout.height, lb_, boxed_.data());
       reference::normalise(boxed_.data(), o_.net_width, o_.net_height, o_.norm, tensor_.data());
+      const double p = now();
+      if (o_.model) {
+        const std::vector<float> out = reference::tiny_face_forward(*o_.model, tensor_.data(), o_.net_width);
+        detections_[i] = reference::decode_faces(out.data(), TinyFaceShape(o_.net_width).cells(), lb_,
+                                                 o_.score_threshold, o_.iou_threshold);
+      }
+      const double q = now();
+      const GlyphAtlasView atlas = atlas_.view(atlas_.pixels.data());
+      if (o_.model && o_.draw_boxes)
+        reference::draw_detections(yuv_.data(), o_.layout, detections_[i], atlas, overlay_style_for(o_.layout));
+      reference::draw_hud(yuv_.data(), o_.layout, hud, atlas, hud_scale_for(o_.layout));
       const double c = now();
       {
         ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
@@ -50,6 +74,8 @@ class CpuExecutor final : public Executor {
       }
       const double d = now();
       timings_.h2d_ms += (b - a) * 1e3;
+      timings_.preprocess_ms += (p - b) * 1e3;
+      timings_.infer_ms += (q - p) * 1e3;
       timings_.compute_ms += (c - b) * 1e3;
       timings_.d2h_ms += (d - c) * 1e3;
     }
@@ -59,14 +85,17 @@ class CpuExecutor final : public Executor {
 
   BatchTimings wait_done(int) override { return timings_; }
   std::vector<float> read_tensor(int) override { return tensor_; }
+  std::vector<DetectionList> detections(int) override { return detections_; }
 
  private:
   double now() const { return steady_seconds() - o_.clock_origin; }
 
   ExecutorOptions o_;
   Letterbox lb_;
+  GlyphAtlas atlas_;
   std::vector<std::uint8_t> yuv_, bgr_, boxed_;
   std::vector<float> tensor_;
+  std::vector<DetectionList> detections_;
   BatchTimings timings_;
 };
 

@@ -104,6 +104,7 @@ class EncodeSink final : public Sink {
     encoder_->framerate = rate;
     encoder_->color_range = o_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     encoder_->colorspace = o_.colour.standard == ColourStandard::bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+    encoder_->thread_count = o_.threads;
     encoder_->gop_size = static_cast<int>(rate.num / std::max(1, rate.den)) * 2;
     if (output_->oformat->flags & AVFMT_GLOBALHEADER) encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (std::string(codec->name) == "libx264") {

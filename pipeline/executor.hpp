@@ -12,6 +12,7 @@
 #include "image_types.hpp"
 #include "letterbox.hpp"
 #include "metrics.hpp"
+#include "tiny_face_net.hpp"
 #include "video_reader.hpp"
 
 namespace vidpipe {
@@ -28,11 +29,16 @@ struct ExecutorOptions {
   int net_width = 416, net_height = 416;
   LetterboxAlign align = LetterboxAlign::top_left;
   Normalisation norm;
+  // Face detection; no model: the GPU stage stops after preprocessing.
+  std::shared_ptr<const TinyFaceWeights> model;
+  float score_threshold = 0.4f, iou_threshold = 0.4f;
+  bool draw_boxes = true, draw_hud = true;
   double clock_origin = 0;      // steady-clock seconds of pipeline time 0
 };
 
 struct BatchTimings {
   double h2d_ms = 0, compute_ms = 0, d2h_ms = 0;
+  double preprocess_ms = 0, infer_ms = 0;  // parts of compute_ms
   double gpu_begin = 0, gpu_end = 0;  // pipeline clock seconds
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
 };
@@ -54,7 +60,13 @@ class Executor {
   virtual BatchTimings wait_done(int slot) = 0;
   // The network input the slot's last batch produced (planar RGB float), for tests.
   virtual std::vector<float> read_tensor(int slot) = 0;
+  // Per frame of the slot's last batch; valid after wait_done().
+  virtual std::vector<DetectionList> detections(int slot) = 0;
 };
+
+// Overlay style for a frame size: lines and text that stay visible at 4K.
+OverlayStyle overlay_style_for(const YuvLayout& layout);
+int hud_scale_for(const YuvLayout& layout);
 
 std::unique_ptr<Executor> make_cpu_executor(const ExecutorOptions& options);
 std::unique_ptr<Executor> make_gpu_executor(const ExecutorOptions& options);

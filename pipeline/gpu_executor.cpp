@@ -5,9 +5,15 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <optional>
 
 #include "cuda_raii.hpp"
 #include "executor.hpp"
+#include "face_net_gpu.hpp"
+#include "glyph_atlas.hpp"
+#include "host_memory.hpp"
+#include "overlay.cuh"
+#include "tiny_face_layers.cuh"
 #include "normalise.cuh"
 #include "nvtx_range.hpp"
 #include "resize_letterbox.cuh"
@@ -17,8 +23,10 @@ namespace vidpipe {
 namespace {
 
 struct Slot {
-  cuda::DeviceBuffer yuv, bgr, boxed, tensor;
-  cuda::Event start, h2d_done, compute_done, d2h_done;
+  cuda::DeviceBuffer yuv, bgr, boxed, tensor, detections;
+  HostBuffer host_detections;  // pinned: the small download joins the frame's stream
+  std::optional<TinyFaceNetGpu::Scratch> net_scratch;
+  cuda::Event start, h2d_done, preprocess_done, infer_done, compute_done, d2h_done;
   std::vector<cuda::Event> chunk_done;  // one per stream, for split uploads
   cudaStream_t stream = nullptr;
   int stream_index = 0;
@@ -38,6 +46,11 @@ class GpuExecutor final : public Executor {
     cudaDeviceProp prop{};
     CUDA_CHECK(cudaGetDeviceProperties(&prop, o.device));
     name_ = prop.name;
+    if (o.model) net_.emplace(*o.model, o.net_width);
+    const GlyphAtlas atlas = make_glyph_atlas();
+    atlas_pixels_ = cuda::DeviceBuffer(atlas.pixels.size());
+    CUDA_CHECK(cudaMemcpy(atlas_pixels_.as(), atlas.pixels.data(), atlas.pixels.size(), cudaMemcpyHostToDevice));
+    atlas_ = atlas.view(atlas_pixels_.as());
     const bool sync = o.mode == CopyMode::sync;
     const int stream_count = sync ? 0 : std::max(1, o.streams);
     for (int i = 0; i < stream_count; ++i) streams_.emplace_back();
@@ -53,6 +66,10 @@ class GpuExecutor final : public Executor {
       s.bgr = cuda::DeviceBuffer(batch * pixels * 3);
       s.boxed = cuda::DeviceBuffer(batch * net_pixels * 3);
       s.tensor = cuda::DeviceBuffer(batch * net_pixels * 3 * sizeof(float));
+      s.detections = cuda::DeviceBuffer(batch * sizeof(DetectionList));
+      CUDA_CHECK(cudaMemset(s.detections.as(), 0, s.detections.bytes()));
+      s.host_detections = HostBuffer(batch * sizeof(DetectionList), HostMemory::pinned);
+      if (net_) s.net_scratch.emplace(net_->make_scratch(batch));
       s.stream_index = sync ? 0 : i % stream_count;
       s.stream = sync ? cudaStreamLegacy : streams_[s.stream_index].get();
       if (!sync && o.chunk_bytes > 0)
@@ -102,6 +119,20 @@ class GpuExecutor final : public Executor {
                             s.stream);
     launch_normalise(s.boxed.as(), o_.net_width, o_.net_height, s.frames, o_.norm, s.tensor.as<float>(),
                      s.stream);
+    s.preprocess_done.record(s.stream);
+    auto* detections = s.detections.as<DetectionList>();
+    if (net_) {
+      const float* out = net_->run(s.tensor.as<float>(), s.frames, *s.net_scratch, s.stream);
+      launch_decode_faces(out, s.frames, net_->cells(), lb_, o_.score_threshold, o_.iou_threshold, detections,
+                          s.stream);
+    }
+    s.infer_done.record(s.stream);
+    if (net_ && o_.draw_boxes)
+      launch_draw_detections(s.yuv.as(), o_.layout, s.frames, detections, atlas_, overlay_style_for(o_.layout),
+                             s.stream);
+    if (o_.draw_hud)
+      launch_draw_hud(s.yuv.as(), o_.layout, s.frames, metrics.hud_text(), atlas_, hud_scale_for(o_.layout),
+                      s.stream);
     s.compute_done.record(s.stream);
     if (o_.mode == CopyMode::sync) {
       ScopedWait wait(metrics, WaitKind::compute, o_.clock_origin);
@@ -114,6 +145,12 @@ class GpuExecutor final : public Executor {
       else
         CUDA_CHECK(cudaMemcpyAsync(outputs[i], s.yuv.as() + i * fb, fb, cudaMemcpyDeviceToHost, s.stream));
     }
+    if (net_) {
+      ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+      CUDA_CHECK(cudaMemcpyAsync(s.host_detections.data(), detections, s.frames * sizeof(DetectionList),
+                                 cudaMemcpyDeviceToHost, s.stream));
+      if (o_.mode == CopyMode::sync) CUDA_CHECK(cudaStreamSynchronize(s.stream));
+    }
     s.d2h_done.record(s.stream);
   }
 
@@ -123,6 +160,8 @@ class GpuExecutor final : public Executor {
     BatchTimings t;
     t.h2d_ms = s.h2d_done.ms_since(s.start);
     t.compute_ms = s.compute_done.ms_since(s.h2d_done);
+    t.preprocess_ms = s.preprocess_done.ms_since(s.h2d_done);
+    t.infer_ms = s.infer_done.ms_since(s.preprocess_done);
     t.d2h_ms = s.d2h_done.ms_since(s.compute_done);
     t.gpu_begin = origin_host_ + s.start.ms_since(origin_) / 1e3;
     t.gpu_end = origin_host_ + s.d2h_done.ms_since(origin_) / 1e3;
@@ -136,6 +175,14 @@ class GpuExecutor final : public Executor {
     std::vector<float> out(static_cast<std::size_t>(o_.net_width) * o_.net_height * 3 * s.frames);
     CUDA_CHECK(cudaMemcpy(out.data(), s.tensor.as(), out.size() * sizeof(float), cudaMemcpyDeviceToHost));
     return out;
+  }
+
+  std::vector<DetectionList> detections(int slot) override {
+    Slot& s = slots_[slot];
+    s.d2h_done.synchronize();
+    const auto* lists = reinterpret_cast<const DetectionList*>(s.host_detections.data());
+    if (!net_) return std::vector<DetectionList>(s.frames);
+    return std::vector<DetectionList>(lists, lists + s.frames);
   }
 
  private:
@@ -176,6 +223,9 @@ class GpuExecutor final : public Executor {
   std::string name_;
   std::vector<cuda::Stream> streams_;
   std::vector<Slot> slots_;
+  std::optional<TinyFaceNetGpu> net_;
+  cuda::DeviceBuffer atlas_pixels_;
+  GlyphAtlasView atlas_;
   cuda::Event origin_;
   double origin_host_ = 0;
 };

@@ -72,9 +72,20 @@ std::string RunMetrics::live_line(double now) {
   }
   const double window = now - lo;
   const double copy = union_length(copy_waits_, lo, now);
+  live_fps_ = n / window;
+  live_copy_wait_ = copy / window;
   return fmt::format("frames {:>6} | fps {:7.1f} | copy-wait {:5.1f}% | gpu busy {:5.1f}%",
                      frames_.size(), n / window, 100 * copy / window,
                      100 * union_length(gpu, lo, now) / window);
+}
+
+HudText RunMetrics::hud_text() const {
+  std::lock_guard lock(mutex_);
+  HudText h;
+  const auto end = fmt::format_to_n(h.text, sizeof h.text - 1, "vidpipe  fps {:.1f}  copy-wait {:.1f}%", live_fps_,
+                                    100 * live_copy_wait_);
+  h.length = static_cast<int>(end.size);
+  return h;
 }
 
 Summary RunMetrics::summarise(double end_time) const {
@@ -98,6 +109,10 @@ Summary RunMetrics::summarise(double end_time) const {
   }
   const double hi = sorted.back().sink_at;
   s.first_frame_s = sorted.front().sink_at;
+  for (const FrameRecord& r : sorted) {  // detections count over the whole run
+    s.faces += r.faces;
+    s.frames_with_faces += r.faces > 0;
+  }
   s.frames_measured = static_cast<std::int64_t>(sorted.size() - first);
   s.measured_s = hi - lo;
   if (s.measured_s <= 0) return s;
@@ -106,7 +121,7 @@ Summary RunMetrics::summarise(double end_time) const {
   s.compute_wait_share = union_length(compute_waits_, lo, hi) / s.measured_s;
 
   std::vector<Interval> gpu;
-  std::vector<double> decode, h2d, compute, d2h, sink, latency;
+  std::vector<double> decode, h2d, compute, preprocess, infer, d2h, sink, latency;
   double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
   for (std::size_t i = first; i < sorted.size(); ++i) {
     const FrameRecord& r = sorted[i];
@@ -114,6 +129,8 @@ Summary RunMetrics::summarise(double end_time) const {
     decode.push_back(r.decode_ms);
     h2d.push_back(r.h2d_ms);
     compute.push_back(r.compute_ms);
+    preprocess.push_back(r.preprocess_ms);
+    infer.push_back(r.infer_ms);
     d2h.push_back(r.d2h_ms);
     sink.push_back(r.sink_ms);
     latency.push_back((r.sink_at - r.decoded_at) * 1e3);
@@ -126,6 +143,8 @@ Summary RunMetrics::summarise(double end_time) const {
   s.decode = stage_stats(decode);
   s.h2d = stage_stats(h2d);
   s.compute = stage_stats(compute);
+  s.preprocess = stage_stats(preprocess);
+  s.infer = stage_stats(infer);
   s.d2h = stage_stats(d2h);
   s.sink = stage_stats(sink);
   s.latency = stage_stats(latency);

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "image_types.hpp"
+
 namespace vidpipe {
 
 struct FrameRecord {
@@ -16,6 +18,8 @@ struct FrameRecord {
   double decode_ms = 0, h2d_ms = 0, compute_ms = 0, d2h_ms = 0, sink_ms = 0;
   double gpu_begin = 0, gpu_end = 0;  // device activity for this frame's batch
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
+  double preprocess_ms = 0, infer_ms = 0;
+  int faces = 0;
 };
 
 // What the submitting thread was blocked on.
@@ -40,7 +44,8 @@ struct Summary {
   double copy_wait_share = 0;
   double compute_wait_share = 0;
   double gpu_busy_share = 0;
-  StageStats decode, h2d, compute, d2h, sink, latency;
+  StageStats decode, h2d, compute, preprocess, infer, d2h, sink, latency;
+  std::int64_t faces = 0, frames_with_faces = 0;
   double h2d_gbps = 0, d2h_gbps = 0;
   bool warmup_skipped = false;  // too few frames to leave the warm-up out
 };
@@ -57,7 +62,10 @@ class RunMetrics {
   void add_frame(const FrameRecord& record);
   void add_dropped(std::int64_t n = 1);
   // One line for the live display, over the last second; empty if none due yet.
+  // Also refreshes the figures hud_text() shows.
   std::string live_line(double now);
+  // "fps 123.4  copy-wait 12.3%" from the last live_line(), for the overlay.
+  HudText hud_text() const;
   Summary summarise(double end_time) const;
 
  private:
@@ -67,6 +75,7 @@ class RunMetrics {
   std::vector<Interval> copy_waits_, compute_waits_;
   std::int64_t dropped_ = 0;
   double last_live_ = 0;
+  double live_fps_ = 0, live_copy_wait_ = 0;
 };
 
 // Records [construction, destruction) as a wait of `kind`.

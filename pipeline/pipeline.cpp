@@ -10,6 +10,7 @@
 #include "cuda_raii.hpp"
 #include "errors.hpp"
 #include "executor.hpp"
+#include "face_model.hpp"
 #include "nvtx_range.hpp"
 #include "report.hpp"
 #include "sink.hpp"
@@ -58,6 +59,8 @@ FrameRecord record_for(const DecodedFrame& f, const BatchTimings& t, int batch) 
   r.h2d_ms = t.h2d_ms / batch;
   r.compute_ms = t.compute_ms / batch;
   r.d2h_ms = t.d2h_ms / batch;
+  r.preprocess_ms = t.preprocess_ms / batch;
+  r.infer_ms = t.infer_ms / batch;
   r.h2d_bytes = t.h2d_bytes / batch;
   r.d2h_bytes = t.d2h_bytes / batch;
   r.gpu_begin = t.gpu_begin;
@@ -84,6 +87,7 @@ void run_sync(const Parts& p) {
     p.executor.submit(0, {&*frame, 1}, {&out_ptr, 1}, p.metrics);
     const BatchTimings t = p.executor.wait_done(0);
     FrameRecord record = record_for(*frame, t, 1);
+    record.faces = p.executor.detections(0).front().count;
     frame.reset();  // the pool buffer goes back to the decoder
     deliver(p, std::move(out), record);
   }
@@ -158,9 +162,11 @@ void run_async(const Parts& p) {
     try {
       while (std::optional<InFlight> job = in_flight.pop()) {
         const BatchTimings t = p.executor.wait_done(job->slot);
+        const std::vector<DetectionList> found = p.executor.detections(job->slot);
         const int n = static_cast<int>(job->frames.size());
         for (int i = 0; i < n; ++i) {
           FrameRecord r = record_for(job->frames[i], t, n);
+          r.faces = found[i].count;
           if (!to_sink.push({std::move(job->outputs[i]), r})) break;
         }
         job->frames.clear();  // input buffers back to the pool
@@ -288,6 +294,11 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
     eo.norm.mean[i] = static_cast<float>(c.gpu.preprocess.mean[i]);
     eo.norm.scale[i] = static_cast<float>(c.gpu.preprocess.scale);
   }
+  if (c.gpu.inference) eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
+  eo.score_threshold = static_cast<float>(c.gpu.score_threshold);
+  eo.iou_threshold = static_cast<float>(c.gpu.iou_threshold);
+  eo.draw_boxes = c.overlay.boxes;
+  eo.draw_hud = c.overlay.hud;
   eo.clock_origin = origin;
   std::unique_ptr<Executor> executor = device == "gpu" ? make_gpu_executor(eo) : make_cpu_executor(eo);
 
@@ -299,6 +310,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   so.codec = c.sink.codec;
   so.preset = c.sink.preset;
   so.crf = c.sink.crf;
+  so.threads = c.sink.threads;
   so.fps = reader.info().fps;
   so.layout = reader.layout();
   so.colour = reader.info().colour;

@@ -28,6 +28,8 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
                   {"batch_size", c.copy.batch_size}, {"chunk_bytes", c.copy.chunk_bytes}}},
         {"reader", {{"decoder", c.reader.decoder}, {"threads", c.reader.threads}}},
         {"sink", {{"kind", c.sink.kind}, {"path", c.sink.path}}},
+        {"gpu", {{"inference", c.gpu.inference}, {"model", c.gpu.model}, {"input", c.gpu.preprocess.width},
+                 {"score_threshold", c.gpu.score_threshold}}},
         {"warmup_frames", c.metrics.warmup_frames}}},
       {"frames", s.frames},
       {"frames_measured", s.frames_measured},
@@ -45,8 +47,11 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"d2h_gbps", s.d2h_gbps},
       {"stages",
        {{"decode", stage_json(s.decode)}, {"h2d", stage_json(s.h2d)}, {"compute", stage_json(s.compute)},
+        {"preprocess", stage_json(s.preprocess)}, {"inference", stage_json(s.infer)},
         {"d2h", stage_json(s.d2h)}, {"sink", stage_json(s.sink)}}},
       {"latency", stage_json(s.latency)},
+      {"faces", s.faces},
+      {"frames_with_faces", s.frames_with_faces},
   };
 }
 
@@ -75,9 +80,12 @@ std::string summary_text(const std::string& mode, const std::string& device, con
   row("decode", s.decode);
   row("h2d", s.h2d);
   row("compute", s.compute);
+  row(" preproc", s.preprocess);
+  row(" infer", s.infer);
   row("d2h", s.d2h);
   row("sink", s.sink);
   row("latency", s.latency);
+  out += fmt::format("  faces: {} in {} of {} frames\n", s.faces, s.frames_with_faces, s.frames);
   return out;
 }
 

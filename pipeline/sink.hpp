@@ -33,6 +33,7 @@ struct SinkOptions {
   std::string codec = "auto";     // auto (NVENC if usable, else libx264) or an encoder name
   std::string preset = "veryfast";
   int crf = 23;
+  int threads = 0;
   double fps = 30;
   YuvLayout layout;
   FrameColour colour;

@@ -4,7 +4,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
+packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg npm
+  libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev libopencv-imgcodecs-dev opencv-data opencv-doc
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavdevice-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev)
 missing=()
@@ -24,6 +25,7 @@ if ! command -v nvcc >/dev/null; then
   exit 1
 fi
 
+bash scripts/fetch-model.sh
 bash scripts/make-assets.sh
 
 cmake --preset default >/dev/null

@@ -18,4 +18,10 @@ void resize_letterbox(const std::uint8_t* src, int src_width, int src_height,
 void normalise(const std::uint8_t* src, int width, int height, const Normalisation& norm,
                float* dst);
 
+void draw_detections(std::uint8_t* frame, const YuvLayout& layout, const DetectionList& list,
+                     const GlyphAtlasView& atlas, const OverlayStyle& style);
+
+void draw_hud(std::uint8_t* frame, const YuvLayout& layout, const HudText& hud, const GlyphAtlasView& atlas,
+              int scale);
+
 }  // namespace vidpipe::reference

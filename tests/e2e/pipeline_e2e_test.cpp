@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "cuda_raii.hpp"
+#include "face_assets.hpp"
 #include "test_media.hpp"
 
 namespace vidpipe {
@@ -28,6 +29,7 @@ struct CommandResult {
 CommandResult vidpipe(std::string args) {
   if (args.rfind("run ", 0) == 0 && args.find("--config") == std::string::npos)
     args += " --config " + test::source_dir() + "/config/default.yaml";
+  if (args.rfind("run ", 0) == 0) args += " --set gpu.model=" + test::model_dir();
   const std::string log = test::scratch_dir() + "/run.log";
   const int code = test::run_command(binary() + " " + args + " >'" + log + "' 2>&1");
   std::ifstream in(log);
@@ -43,12 +45,16 @@ std::string clip() {
   return test::make_clip("e2e.mp4", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -g 15");
 }
 
-// Runs one mode and checks output and report; returns the output path.
+// Runs one mode and checks output and report; returns the output path. The overlay
+// is off so the output can be held to the source pixel for pixel (the detector
+// still runs: testsrc2 even has a face-like patch it scores 0.6).
 std::string run_mode(const std::string& name, const std::string& sets) {
   const std::string out = test::scratch_dir() + "/" + name + ".mp4";
   const std::string report = test::scratch_dir() + "/" + name + ".json";
   const CommandResult r = vidpipe("run --input " + clip() +
-                        " --set sink.path=" + out + " --report " + report + " --set metrics.warmup_frames=5 " + sets);
+                        " --set sink.path=" + out + " --report " + report +
+                        " --set metrics.warmup_frames=5 --set overlay.hud=false --set overlay.boxes=false --set sink.threads=1 " +
+                        sets);
   EXPECT_EQ(r.code, 0) << r.output;
   EXPECT_FALSE(std::filesystem::exists(out + ".part")) << "temporary output left behind";
 
@@ -109,6 +115,39 @@ TEST(PipelineE2E, GpuModesMatchTheCpuPath) {
     for (std::size_t i = 0; i < got.frames.size(); ++i)
       EXPECT_GT(test::psnr(got.frames[i], reference.frames[i]), 45.0) << name << " frame " << i;
   }
+}
+
+// 60 frames of a real video with faces: boxes and HUD land in the output, the
+// report counts the faces, and pixels away from the overlay stay as decoded.
+TEST(PipelineE2E, OverlayDrawsFacesAndHud) {
+  const std::string clip = test::scratch_dir() + "/megamind.mp4";
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -i '" + test::opencv_data("Megamind.avi") +
+                              "' -an -frames:v 60 -c:v libx264 -crf 18 -pix_fmt yuv420p '" + clip + "'"), 0);
+  const std::string out = test::scratch_dir() + "/megamind-out.mp4";
+  const std::string report = test::scratch_dir() + "/megamind.json";
+  const CommandResult r = vidpipe("run --input " + clip + " --set sink.path=" + out + " --report " + report +
+                                  " --set sink.crf=12 --set metrics.warmup_frames=0");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json j = read_json(report);
+  EXPECT_GE(j.at("frames_with_faces").get<int>(), 40) << "Megamind's first 60 frames show a face in most";
+  const auto source = test::decode_all(clip), result = test::decode_all(out);
+  ASSERT_EQ(result.frames.size(), 60u);
+  const int w = source.width;
+  std::size_t hud_changed = 0, box_green = 0, far_changed = 0;
+  for (std::size_t i = 0; i < 60; ++i) {
+    const auto& s = source.frames[i];
+    const auto& o = result.frames[i];
+    for (int y = 0; y < source.height; ++y)
+      for (int x = 0; x < w; ++x) {
+        const int d = std::abs(int(s[y * w + x]) - o[y * w + x]);
+        if (y < 20 && x < 300) hud_changed += d > 40;   // top-left: the HUD
+        if (o[y * w + x] > 160 && o[y * w + x] < 185 && d > 30) ++box_green;  // box luma (173)
+        if (y > source.height - 40 && x > w - 120) far_changed += d > 40;  // a corner no face reaches
+      }
+  }
+  EXPECT_GT(hud_changed, 60u * 200) << "no HUD drawn";
+  EXPECT_GT(box_green, 60u * 100) << "no face boxes drawn";
+  EXPECT_LT(far_changed, 60u * 10) << "overlay spilled where it should not";
 }
 
 TEST(PipelineE2E, NullSinkWritesNoVideo) {

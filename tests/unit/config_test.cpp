@@ -6,6 +6,7 @@
 
 #include "config.hpp"
 #include "errors.hpp"
+#include "face_assets.hpp"
 #include "test_media.hpp"
 
 namespace vidpipe {
@@ -20,6 +21,9 @@ std::string write_yaml(const std::string& name, const std::string& text) {
 // An input that exists, so the checks below are about the key under test.
 std::string existing_input() { return write_yaml("input.mp4", "not really a video"); }
 
+// Tests run outside the repository root, where the default relative model path is not.
+const std::string model_set = "gpu.model=" + test::model_dir();
+
 std::string error_of(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   const std::string path = write_yaml("c.yaml", yaml);
   try {
@@ -31,7 +35,7 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& se
 }
 
 TEST(Config, DefaultsWhenNoFileGiven) {
-  const Config c = load_config("", {"input.uri=" + existing_input()});
+  const Config c = load_config("", {"input.uri=" + existing_input(), model_set});
   EXPECT_EQ(c.copy.mode, "async");
   EXPECT_EQ(c.copy.memory, "pinned");
   EXPECT_EQ(c.copy.streams, 2);
@@ -47,7 +51,7 @@ TEST(Config, ReadsEveryKindOfValue) {
                                                            "  streams: 5\n  chunk_bytes: 1048576\n"
                                                            "gpu:\n  preprocess:\n    mean: [1, 2.5, 3]\n    scale: 0.5\n"
                                                            "sink:\n  kind: null\n"),
-                               {});
+                               {model_set});
   EXPECT_EQ(c.device, "cpu");
   EXPECT_TRUE(c.input.loop);
   EXPECT_EQ(c.copy.mode, "sync");
@@ -63,7 +67,7 @@ TEST(Config, ReadsEveryKindOfValue) {
 TEST(Config, SetOverridesTheFile) {
   const std::string in = existing_input();
   const Config c = load_config(write_yaml("o.yaml", "input: {uri: " + in + "}\ncopy: {streams: 3}\n"),
-                               {"copy.streams=7", "copy.mode=sync"});
+                               {"copy.streams=7", "copy.mode=sync", model_set});
   EXPECT_EQ(c.copy.streams, 7);
   EXPECT_EQ(c.copy.mode, "sync");
 }
@@ -106,7 +110,7 @@ TEST(Config, MissingInputFileNamesKeyAndLine) {
 }
 
 TEST(Config, StreamUrisAreNotCheckedAsFiles) {
-  const Config c = load_config("", {"input.uri=udp://127.0.0.1:5000"});
+  const Config c = load_config("", {"input.uri=udp://127.0.0.1:5000", model_set});
   EXPECT_EQ(c.input.uri, "udp://127.0.0.1:5000");
 }
 
@@ -114,6 +118,18 @@ TEST(Config, YamlSyntaxErrorHasLine) {
   const std::string e = error_of("copy:\n  streams: [1, 2\n");
   EXPECT_NE(e.find("YAML syntax error"), std::string::npos) << e;
   EXPECT_TRUE(std::regex_search(e, std::regex(R"(c\.yaml:\d+:\d+:)"))) << e;
+}
+
+TEST(Config, MissingModelNamesTheKey) {
+  const std::string e = error_of("input: {uri: " + existing_input() + "}\ngpu:\n  model: /no/model\n");
+  EXPECT_NE(e.find("c.yaml:3:3: gpu.model: no TinyFaceDetector model in '/no/model'"), std::string::npos) << e;
+  EXPECT_EQ(error_of("input: {uri: " + existing_input() + "}\ngpu:\n  model: /no/model\n  inference: false\n"), "");
+}
+
+TEST(Config, InferenceNeedsASquareInput) {
+  const std::string e = error_of("", {"input.uri=" + existing_input(), model_set, "gpu.preprocess.width=400"});
+  EXPECT_NE(e.find("gpu.preprocess.width: with inference on, the input must be square and a multiple of 32"),
+            std::string::npos) << e;
 }
 
 TEST(Config, MissingConfigFile) {
@@ -140,7 +156,7 @@ TEST(Config, ShippedConfigsLoad) {
   for (const char* name : {"default.yaml", "sync.yaml", "async.yaml"}) {
     const std::string path = test::source_dir() + "/config/" + name;
     // The bundled clip may not be made yet; point the input at a file that exists.
-    EXPECT_NO_THROW(load_config(path, {"input.uri=" + existing_input()})) << name;
+    EXPECT_NO_THROW(load_config(path, {"input.uri=" + existing_input(), model_set})) << name;
   }
 }
 
