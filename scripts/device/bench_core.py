@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Issue 2's measurements, in one run on the GPU machine:
+"""The measurements of docs/BENCHMARKS.md, in one run on the GPU machine.
 
-1. vidpipe async+pinned (null sink) against `ffmpeg -threads T -i clip -f null -` with the
-   same decoder threads T: the pipeline should keep up with decode alone.
-2. sync+pageable against async+pinned on the same clip: speed-up and copy-wait shares.
+--suite core (issue 2, preprocessing only):
+  1. vidpipe async+pinned (null sink) against `ffmpeg -threads T -i clip -f null -` with the
+     same decoder threads T: the pipeline should keep up with decode alone.
+  2. sync+pageable against async+pinned on the same clip: speed-up and copy-wait shares.
+--suite infer (issue 3, face detection on):
+  sync vs async, batch 1 vs 8: fps, copy-wait, inference time per frame, faces found.
 
-Prints a Markdown table (pasted into docs/BENCHMARKS.md) and writes every report under --out.
+Prints Markdown tables (pasted into docs/BENCHMARKS.md); all reports go into one JSON file.
 """
 import argparse
 import json
@@ -24,10 +27,13 @@ def ffmpeg_fps(clip, threads, frames, loops):
     return frames * loops / rtime
 
 
+REPORTS = {}
+
+
 def vidpipe(binary, clip, out_dir, name, sets, total_frames):
-    report = os.path.join(out_dir, name + ".json")
+    report = os.path.join("/tmp", "bench-" + name + ".json")
     cmd = [binary, "run", "--config", "config/default.yaml", "--input", clip, "--report", report,
-           "--set", "sink.kind=null", "--set", "metrics.live=false",
+           "--set", "sink.kind=null", "--set", "metrics.live=false", "--set", "gpu.inference=false",
            "--set", "input.loop=true", "--set", f"input.max_frames={total_frames}"]
     for s in sets:
         cmd += ["--set", s]
@@ -35,7 +41,8 @@ def vidpipe(binary, clip, out_dir, name, sets, total_frames):
     if res.returncode != 0:
         sys.exit(f"{' '.join(cmd)} failed ({res.returncode}):\n{res.stdout}{res.stderr}")
     with open(report) as f:
-        return json.load(f)
+        REPORTS[name] = json.load(f)
+        return REPORTS[name]
 
 
 def main():
@@ -46,8 +53,43 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--threads", default="4,8,16")
     ap.add_argument("--loops", type=int, default=5, help="play the clip this many times per run")
+    ap.add_argument("--suite", choices=["core", "infer"], default="core")
     args = ap.parse_args()
+    if args.suite == "infer":
+        infer_suite(args)
+    else:
+        core_suite(args)
+    with open(os.path.join(args.out, f"bench-{args.suite}.json"), "w") as f:
+        json.dump(REPORTS, f, indent=1)
 
+
+def infer_suite(args):
+    total = args.frames * args.loops
+    t = int(args.threads.split(",")[-1])
+    print(f"## face detection on, 4K, {t} decode threads, {total} frames a run\n")
+    print("| mode | sink | fps | speed-up | copy-wait | gpu busy | preprocess ms/frame | inference ms/frame | faces/frame |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    modes = [("sync pageable", "null", ["copy.mode=sync", "copy.memory=pageable"]),
+             ("sync pinned", "null", ["copy.mode=sync", "copy.memory=pinned"]),
+             ("async pinned x1 b1", "null", ["copy.streams=1"]),
+             ("async pinned x2 b1", "null", ["copy.streams=2"]),
+             ("async pinned x2 b8", "null", ["copy.streams=2", "copy.batch_size=8"]),
+             ("sync pageable", "encode", ["copy.mode=sync", "copy.memory=pageable"]),
+             ("async pinned x2 b1", "encode", ["copy.streams=2"])]
+    base = {}
+    for name, sink, sets in modes:
+        sets = [f"reader.threads={t}", "gpu.inference=true"] + sets
+        if sink == "encode":
+            sets += ["sink.kind=encode", "sink.path=/tmp/bench-out.mp4"]
+        r = vidpipe(args.bin, args.clip, args.out, f"infer-{sink}-{name.replace(' ', '-')}", sets, total)
+        base.setdefault(sink, r["fps"])
+        st = r["stages"]
+        print(f"| {name} | {sink} | {r['fps']:.1f} | {r['fps'] / base[sink]:.2f} | {100 * r['copy_wait_share']:.1f}% | "
+              f"{100 * r['gpu_busy_share']:.1f}% | {st['preprocess']['mean_ms']:.3f} | {st['inference']['mean_ms']:.3f} | "
+              f"{r['faces'] / r['frames']:.2f} |")
+
+
+def core_suite(args):
     total = args.frames * args.loops
     print(f"## async pinned vs ffmpeg decode alone (null sink, {total} frames a run)\n")
     print("| decode threads | ffmpeg -f null fps | vidpipe async pinned fps | ratio | vidpipe frames/wall | vidpipe first frame s |")

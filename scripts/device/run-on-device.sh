@@ -6,6 +6,7 @@ set -uo pipefail
 what=${1:-all}
 mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .device/runtime-bundle.tar.xz && cp -a .device/lib/. /tmp/rt/lib/
 export LD_LIBRARY_PATH=/tmp/rt/lib PATH=/tmp/rt/bin:$PATH VIDPIPE_SOURCE_DIR=$PWD VIDPIPE_BIN=$PWD/.device/bin/vidpipe
+export VIDPIPE_TEST_DATA=$PWD/.device/data  # opencv-doc's images (the GPU machine has no opencv-doc)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 status=0
@@ -14,6 +15,13 @@ if [[ $what == all || $what == tests ]]; then
   ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
   .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/e2e.log" | head -80
+fi
+if [[ $what == all || $what == bench || $what == infer ]]; then
+  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
+  ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 -c:v libx264 -preset veryfast \
+    -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+  python3 scripts/device/bench_core.py --suite infer --bin "$VIDPIPE_BIN" --clip /tmp/megamind4k.mp4 --frames 270 \
+    --loops 2 --out "$OUT" | tee "$OUT/bench-infer.md"
 fi
 if [[ $what == all || $what == bench ]]; then
   clip=/tmp/in4k.mp4
