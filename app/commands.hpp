@@ -12,10 +12,28 @@ struct RunArgs {
   std::vector<std::string> overrides;
   std::string input;
   std::string report;
+  std::string trace;
 };
 
 void add_run_options(CLI::App& cmd, RunArgs& args);
+struct Config;
+Config load_run_config(const RunArgs& args);
 int run_command(const RunArgs& args, const std::atomic<bool>* stop);
+
+// bench takes the run options (config, --set, --input, --trace) and runs every mode.
+int bench_command(const RunArgs& args, const std::atomic<bool>* stop);
+
+struct CopyBenchArgs {
+  std::vector<std::string> sizes;  // e.g. 64K, 1M, 512M
+  std::vector<int> streams{1, 2, 3, 4, 5, 6, 7, 8};
+  int repeats = 5;
+  bool cpu = false;
+  std::string json = "copybench.json";
+  std::string chart = "copybench.png";
+};
+
+void add_copybench_options(CLI::App& cmd, CopyBenchArgs& args);
+int copybench_command(const CopyBenchArgs& args);
 
 struct ProbeArgs {
   std::string input;

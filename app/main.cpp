@@ -33,6 +33,13 @@ int main(int argc, char** argv) {
   vidpipe::RunArgs run_args;
   CLI::App* run = app.add_subcommand("run", "Run the pipeline on one input");
   vidpipe::add_run_options(*run, run_args);
+  vidpipe::RunArgs bench_args;
+  bench_args.config_path = "config/bench.yaml";
+  CLI::App* bench = app.add_subcommand("bench", "Run one input through every copy mode and compare them");
+  vidpipe::add_run_options(*bench, bench_args);
+  vidpipe::CopyBenchArgs copybench_args;
+  CLI::App* copybench = app.add_subcommand("copybench", "Host<->device copy bandwidth and the rules of thumb");
+  vidpipe::add_copybench_options(*copybench, copybench_args);
   vidpipe::ProbeArgs probe_args;
   CLI::App* probe = app.add_subcommand("probe", "Show an input's streams and this machine's CUDA devices");
   probe->add_option("--input", probe_args.input, "Video file, image, /dev/videoN or stream URL")->required();
@@ -46,6 +53,8 @@ int main(int argc, char** argv) {
   try {
     if (*run) return vidpipe::run_command(run_args, &stop_requested);
     if (*probe) return vidpipe::probe_command(probe_args);
+    if (*bench) return vidpipe::bench_command(bench_args, &stop_requested);
+    if (*copybench) return vidpipe::copybench_command(copybench_args);
   } catch (const vidpipe::ConfigError& e) {
     std::cerr << "vidpipe: config error: " << e.what() << "\n";
     return 2;

@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "config.hpp"
 #include "pipeline.hpp"
 #include "report.hpp"
 
@@ -11,13 +12,19 @@ void add_run_options(CLI::App& cmd, RunArgs& args) {
   cmd.add_option("--set", args.overrides, "Override a config key, e.g. --set copy.streams=4 (repeatable)");
   cmd.add_option("-i,--input", args.input, "Shorthand for --set input.uri=...");
   cmd.add_option("--report", args.report, "Shorthand for --set metrics.report=...");
+  cmd.add_option("--trace", args.trace, "Write a Chrome/Perfetto trace (shorthand for --set metrics.trace=...)");
 }
 
-int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
+Config load_run_config(const RunArgs& args) {
   std::vector<std::string> overrides = args.overrides;
   if (!args.input.empty()) overrides.push_back("input.uri=" + args.input);
   if (!args.report.empty()) overrides.push_back("metrics.report=" + args.report);
-  const Config config = load_config(args.config_path, overrides);
+  if (!args.trace.empty()) overrides.push_back("metrics.trace=" + args.trace);
+  return load_config(args.config_path, overrides);
+}
+
+int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
+  const Config config = load_run_config(args);
   const RunResult result = run_pipeline(config, stop);
   std::cout << summary_text(result.mode, result.device, result.summary);
   if (!config.metrics.report.empty()) {

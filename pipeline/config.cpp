@@ -78,6 +78,21 @@ KeySpec choice(std::string path, std::string& (*field)(Config&), std::vector<std
           }};
 }
 
+KeySpec int_list(std::string path, std::vector<int>& (*field)(Config&), int lo, int hi) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            if (!n.IsSequence() || n.size() == 0) throw "expected a list of integers, got " + describe(n);
+            std::vector<int> v;
+            for (std::size_t i = 0; i < n.size(); ++i) {
+              const auto x = scalar_as<std::int64_t>(n[i], "an integer");
+              if (x < lo || x > hi)
+                throw "every entry must be between " + std::to_string(lo) + " and " + std::to_string(hi) + ", got " +
+                    std::to_string(x);
+              v.push_back(static_cast<int>(x));
+            }
+            field(c) = v;
+          }};
+}
+
 KeySpec triple(std::string path, std::array<double, 3>& (*field)(Config&)) {
   return {std::move(path), [=](Config& c, const YAML::Node& n) {
             if (!n.IsSequence() || n.size() != 3) throw "expected a list of 3 numbers, got " + describe(n);
@@ -126,6 +141,10 @@ const std::vector<KeySpec>& key_table() {
       integer<int>("metrics.warmup_frames", [](Config& c) -> int& { return c.metrics.warmup_frames; }, 0, int_max),
       text("metrics.report", [](Config& c) -> std::string& { return c.metrics.report; }),
       boolean("metrics.live", [](Config& c) -> bool& { return c.metrics.live; }),
+      text("metrics.trace", [](Config& c) -> std::string& { return c.metrics.trace; }),
+      int_list("bench.streams", [](Config& c) -> std::vector<int>& { return c.bench.streams; }, 1, 32),
+      text("bench.json", [](Config& c) -> std::string& { return c.bench.json; }),
+      text("bench.chart", [](Config& c) -> std::string& { return c.bench.chart; }),
   };
   return keys;
 }

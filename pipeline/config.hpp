@@ -59,8 +59,15 @@ struct Config {
   struct {
     int warmup_frames = 30;
     std::string report = "report.json";
+    std::string trace;  // empty: none
     bool live = true;
   } metrics;
+
+  struct {
+    std::vector<int> streams{2, 4};     // async modes to run besides 1 stream
+    std::string json = "bench.json";
+    std::string chart = "bench.png";
+  } bench;
 
   // Where each key was set ("file:line:col", "--set", or "default"), for messages.
   std::map<std::string, std::string> origin;

@@ -41,6 +41,7 @@ struct BatchTimings {
   double preprocess_ms = 0, infer_ms = 0;  // parts of compute_ms
   double gpu_begin = 0, gpu_end = 0;  // pipeline clock seconds
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
+  int stream = 0;  // which CUDA stream (or 0 on the CPU) ran the batch
 };
 
 class Executor {

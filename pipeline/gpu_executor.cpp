@@ -166,6 +166,7 @@ class GpuExecutor final : public Executor {
     t.gpu_begin = origin_host_ + s.start.ms_since(origin_) / 1e3;
     t.gpu_end = origin_host_ + s.d2h_done.ms_since(origin_) / 1e3;
     t.h2d_bytes = t.d2h_bytes = s.frames * o_.layout.frame_bytes;
+    t.stream = s.stream_index;
     return t;
   }
 

@@ -88,6 +88,11 @@ HudText RunMetrics::hud_text() const {
   return h;
 }
 
+double RunMetrics::hud_fps() const {
+  std::lock_guard lock(mutex_);
+  return live_fps_;
+}
+
 Summary RunMetrics::summarise(double end_time) const {
   std::lock_guard lock(mutex_);
   Summary s;

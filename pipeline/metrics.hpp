@@ -20,6 +20,8 @@ struct FrameRecord {
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
   double preprocess_ms = 0, infer_ms = 0;
   int faces = 0;
+  int stream = 0;      // the batch's stream, for the trace
+  int batch = 1;       // frames that shared the batch (the *_ms above are per frame)
 };
 
 // What the submitting thread was blocked on.
@@ -66,7 +68,10 @@ class RunMetrics {
   std::string live_line(double now);
   // "fps 123.4  copy-wait 12.3%" from the last live_line(), for the overlay.
   HudText hud_text() const;
+  double hud_fps() const;
   Summary summarise(double end_time) const;
+  // Chrome/Perfetto trace (Trace Event Format) of the run: see trace.cpp.
+  void write_trace(const std::string& path, const std::string& device) const;
 
  private:
   int warmup_frames_;

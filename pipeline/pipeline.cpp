@@ -1,6 +1,8 @@
 #include "pipeline.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
+#include <unistd.h>
 
 #include <exception>
 #include <mutex>
@@ -12,6 +14,7 @@
 #include "executor.hpp"
 #include "face_model.hpp"
 #include "nvtx_range.hpp"
+#include "progress.hpp"
 #include "report.hpp"
 #include "sink.hpp"
 
@@ -29,6 +32,8 @@ struct Parts {
   RunMetrics& metrics;
   const std::atomic<bool>* stop;
   double origin;
+  bool terminal;                // stderr is a terminal: redraw one progress line
+  std::int64_t expected_frames; // 0: unknown
 
   double now() const { return steady_seconds() - origin; }
   bool stopping() const { return stop && stop->load(); }
@@ -46,8 +51,12 @@ void deliver(const Parts& p, AvBufferPtr buffer, FrameRecord record) {
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;
   p.metrics.add_frame(record);
-  if (p.config.metrics.live)
-    if (const std::string line = p.metrics.live_line(record.sink_at); !line.empty()) spdlog::info("{}", line);
+  const std::string line = p.metrics.live_line(record.sink_at);  // also feeds the HUD
+  if (!p.config.metrics.live || line.empty()) return;
+  if (p.terminal)
+    fmt::print(stderr, "\r{} | {}\x1b[K", progress_bar(record.index + 1, p.expected_frames, p.metrics.hud_fps()), line);
+  else
+    spdlog::info("{}", line);
 }
 
 FrameRecord record_for(const DecodedFrame& f, const BatchTimings& t, int batch) {
@@ -65,6 +74,8 @@ FrameRecord record_for(const DecodedFrame& f, const BatchTimings& t, int batch) 
   r.d2h_bytes = t.d2h_bytes / batch;
   r.gpu_begin = t.gpu_begin;
   r.gpu_end = t.gpu_end;
+  r.stream = t.stream;
+  r.batch = batch;
   return r;
 }
 
@@ -317,7 +328,10 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   std::unique_ptr<Sink> sink = make_sink(so);
 
   RunMetrics metrics(c.metrics.warmup_frames);
-  Parts parts{c, reader, *executor, *sink, out_pool, metrics, stop, origin};
+  const std::int64_t expected = c.input.max_frames > 0 ? c.input.max_frames
+                                 : c.input.loop       ? 0
+                                                      : reader.info().frame_count;
+  Parts parts{c, reader, *executor, *sink, out_pool, metrics, stop, origin, isatty(STDERR_FILENO) == 1, expected};
   spdlog::info("running {} on {} -> {}", mode_label(c), executor->device_name(), sink->describe());
   try {
     if (async)
@@ -334,12 +348,14 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
     throw;
   }
   sink->finish();
+  if (parts.terminal && c.metrics.live) fmt::print(stderr, "\n");
 
   RunResult result;
   result.input = reader.info();
   result.device = executor->device_name();
   result.mode = mode_label(c);
   result.summary = metrics.summarise(steady_seconds() - origin);
+  if (!c.metrics.trace.empty()) metrics.write_trace(c.metrics.trace, result.device);
   result.decode_errors = reader.decode_errors();
   result.report = make_report(c, result.input, result.device, result.mode, result.summary, result.decode_errors);
   return result;

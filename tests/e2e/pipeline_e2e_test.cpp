@@ -9,37 +9,16 @@
 #include <fstream>
 
 #include "cuda_raii.hpp"
+#include "cli_runner.hpp"
 #include "face_assets.hpp"
 #include "test_media.hpp"
 
 namespace vidpipe {
 namespace {
 
-std::string binary() {
-  const char* env = std::getenv("VIDPIPE_BIN");
-  return env ? env : VIDPIPE_BIN_DEFAULT;
-}
-
-struct CommandResult {
-  int code;
-  std::string output;  // stdout + stderr
-};
-
-// `run` gets the shipped default config unless the test names another.
-CommandResult vidpipe(std::string args) {
-  if (args.rfind("run ", 0) == 0 && args.find("--config") == std::string::npos)
-    args += " --config " + test::source_dir() + "/config/default.yaml";
-  if (args.rfind("run ", 0) == 0) args += " --set gpu.model=" + test::model_dir();
-  const std::string log = test::scratch_dir() + "/run.log";
-  const int code = test::run_command(binary() + " " + args + " >'" + log + "' 2>&1");
-  std::ifstream in(log);
-  return {code, std::string((std::istreambuf_iterator<char>(in)), {})};
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
+using test::CommandResult;
+using test::read_json;
+using test::vidpipe;
 
 std::string clip() {
   return test::make_clip("e2e.mp4", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -g 15");

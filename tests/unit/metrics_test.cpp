@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "metrics.hpp"
+#include "progress.hpp"
 
 namespace vidpipe {
 namespace {
@@ -68,6 +69,12 @@ TEST(Metrics, LiveLineOncePerSecond) {
   steady_run(m);
   EXPECT_NE(m.live_line(1.0).find("fps    10.0"), std::string::npos);
   EXPECT_TRUE(m.live_line(1.5).empty());
+}
+
+TEST(Progress, BarCountsAndEta) {
+  EXPECT_EQ(progress_bar(50, 100, 10.0, 10), "[#####.....] 50/100  50% ETA 5s");
+  EXPECT_EQ(progress_bar(7, 0, 10.0), "7 frames");
+  EXPECT_EQ(progress_bar(120, 100, 0.0, 4), "[####] 120/100 100% ETA ?");
 }
 
 }  // namespace

@@ -1,0 +1,24 @@
+#include <iostream>
+
+#include "bench.hpp"
+#include "commands.hpp"
+#include "report.hpp"
+
+namespace vidpipe {
+
+int bench_command(const RunArgs& args, const std::atomic<bool>* stop) {
+  const Config config = load_run_config(args);
+  const BenchOutcome outcome = run_bench(config, stop);
+  std::cout << bench_table(outcome);
+  if (!config.bench.json.empty()) {
+    write_report(outcome.json, config.bench.json);
+    std::cout << "json: " << config.bench.json << "\n";
+  }
+  if (!config.bench.chart.empty() && !outcome.rows.empty()) {
+    write_bench_chart(outcome, config.bench.chart);
+    std::cout << "chart: " << config.bench.chart << "\n";
+  }
+  return stop && stop->load() ? 130 : 0;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,59 @@
+#include <iostream>
+
+#include "commands.hpp"
+#include "copybench.hpp"
+#include "cuda_raii.hpp"
+#include "errors.hpp"
+#include "report.hpp"
+
+namespace vidpipe {
+
+namespace {
+
+std::size_t parse_size(const std::string& s) {
+  std::size_t pos = 0;
+  double v = 0;
+  try {
+    v = std::stod(s, &pos);
+  } catch (const std::exception&) {
+    throw ConfigError("--sizes: '" + s + "' is not a size (e.g. 64K, 4M, 512M)");
+  }
+  const std::string unit = s.substr(pos);
+  const double scale = unit == "K" ? 1024.0 : unit == "M" ? 1024.0 * 1024 : unit == "G" ? 1024.0 * 1024 * 1024 : unit.empty() ? 1.0 : -1;
+  if (scale < 0 || v <= 0) throw ConfigError("--sizes: '" + s + "' is not a size (e.g. 64K, 4M, 512M)");
+  return static_cast<std::size_t>(v * scale);
+}
+
+}  // namespace
+
+void add_copybench_options(CLI::App& cmd, CopyBenchArgs& args) {
+  cmd.add_option("--sizes", args.sizes, "Copy sizes (default 64K 256K 1M 4M 16M 64M 256M 512M)");
+  cmd.add_option("--streams", args.streams, "Stream counts to try")->capture_default_str();
+  cmd.add_option("--repeats", args.repeats, "Timed copies per point (median)")->capture_default_str()->check(CLI::Range(1, 1000));
+  cmd.add_flag("--cpu", args.cpu, "Measure memcpy instead of CUDA copies (automatic without a GPU)");
+  cmd.add_option("--json", args.json, "JSON output")->capture_default_str();
+  cmd.add_option("--chart", args.chart, "PNG plot (empty: none)")->capture_default_str();
+}
+
+int copybench_command(const CopyBenchArgs& args) {
+  CopyBenchOptions o;
+  for (const std::string& s : args.sizes) o.sizes.push_back(parse_size(s));
+  o.streams = args.streams;
+  for (int s : o.streams)
+    if (s < 1 || s > 32) throw ConfigError("--streams: every count must be between 1 and 32, got " + std::to_string(s));
+  o.repeats = args.repeats;
+  o.cpu = args.cpu || cuda::device_count() == 0;
+  const CopyBenchResult r = run_copybench(o);
+  std::cout << copybench_table(r);
+  if (!args.json.empty()) {
+    write_report(r.json(), args.json);
+    std::cout << "json: " << args.json << "\n";
+  }
+  if (!args.chart.empty()) {
+    write_copybench_chart(r, args.chart);
+    std::cout << "chart: " << args.chart << "\n";
+  }
+  return 0;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,125 @@
+// vidpipe bench, copybench and --trace: what they print and write.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+#include <set>
+
+#include "cli_runner.hpp"
+#include "cuda_raii.hpp"
+#include "test_media.hpp"
+#include "video_reader.hpp"
+
+namespace vidpipe {
+namespace {
+
+using test::read_json;
+using test::vidpipe;
+
+// How the bench table prints an fps value.
+std::string fmt_fps(double fps) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", fps);
+  return buf;
+}
+
+std::string clip() { return test::make_clip("bench.mp4", 320, 240, 40, "-c:v libx264 -pix_fmt yuv420p"); }
+
+// A PNG that decodes to the expected size and is not a blank canvas.
+void expect_real_png(const std::string& path, int width, int height) {
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
+  ReaderOptions ro;
+  ro.uri = path;
+  ro.memory = HostMemory::pageable;
+  VideoReader reader(ro);
+  EXPECT_EQ(reader.info().width, width);
+  EXPECT_EQ(reader.info().height, height);
+  auto f = reader.next();
+  ASSERT_TRUE(f);
+  std::set<std::uint8_t> lumas;
+  for (int y = 0; y < reader.layout().height; ++y)
+    for (int x = 0; x < reader.layout().width; ++x) lumas.insert(f->data()[y * reader.layout().pitch[0] + x]);
+  EXPECT_GT(lumas.size(), 20u) << path << " looks blank";
+}
+
+TEST(BenchE2E, TableJsonAndChartAgree) {
+  const std::string dir = test::scratch_dir();
+  const auto r = vidpipe("bench --input " + clip() + " --set input.max_frames=80 --set metrics.warmup_frames=5" +
+                         " --set gpu.inference=false --set bench.json=" + dir + "/b.json --set bench.chart=" + dir +
+                         "/b.png --set bench.streams=[3,4]");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto j = read_json(dir + "/b.json");
+  const auto& rows = j.at("rows");
+  ASSERT_EQ(rows.size(), 5u) << "sync pageable, sync pinned, async x1, x3, x4";
+  const double base = rows[0].at("fps");
+  EXPECT_EQ(rows[0].at("mode"), "sync pageable");
+  for (const auto& row : rows) {
+    const double fps = row.at("fps");
+    EXPECT_GT(fps, 0) << row.at("mode");
+    EXPECT_NEAR(row.at("speedup").get<double>(), fps / base, 1e-9) << row.at("mode");
+    for (const char* share : {"copy_wait_share", "gpu_busy_share"}) {
+      EXPECT_GE(row.at(share).get<double>(), 0.0);
+      EXPECT_LE(row.at(share).get<double>(), 1.0);
+    }
+    EXPECT_EQ(row.at("report").at("frames"), 80);
+    EXPECT_DOUBLE_EQ(row.at("report").at("fps").get<double>(), fps);
+    // The printed table carries the same figures.
+    EXPECT_NE(r.output.find(fmt_fps(fps)), std::string::npos) << "table lacks " << fps << ":\n" << r.output;
+  }
+  EXPECT_NE(r.output.find("note: nvdec"), std::string::npos);
+  expect_real_png(dir + "/b.png", 1280, 480);
+}
+
+TEST(BenchE2E, TraceHasSpansOnEveryTrack) {
+  const bool gpu = cuda::device_count() > 0;
+  const std::string trace = test::scratch_dir() + "/t.json";
+  const auto r = vidpipe("run --input " + clip() + " --set sink.kind=null --set copy.streams=3 --trace " + trace);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto j = read_json(trace);
+  std::map<int, std::string> names;
+  std::map<int, int> spans;
+  std::set<std::string> span_names;
+  for (const auto& e : j.at("traceEvents")) {
+    if (e.at("ph") == "M" && e.at("name") == "thread_name") names[e.at("tid")] = e.at("args").at("name");
+    if (e.at("ph") != "X") continue;
+    EXPECT_GE(e.at("ts").get<double>(), 0.0);
+    EXPECT_GE(e.at("dur").get<double>(), 0.0);
+    ++spans[e.at("tid")];
+    span_names.insert(e.at("name"));
+  }
+  int stream_tracks = 0;
+  for (const auto& [tid, name] : names) {
+    EXPECT_GT(spans[tid], 0) << "track '" << name << "' has no spans";
+    stream_tracks += name.rfind("CUDA stream", 0) == 0;
+  }
+  EXPECT_EQ(stream_tracks, gpu ? 3 : 1) << "one track per stream used";
+  for (const char* s : {"decode", "sink", "H2D", "preprocess", "inference", "D2H"}) EXPECT_TRUE(span_names.count(s)) << s;
+}
+
+TEST(CopyBenchE2E, CpuPathGivesACompleteTable) {
+  const std::string dir = test::scratch_dir();
+  const auto r = vidpipe("copybench --cpu --sizes 64K 1M 4M 64M --streams 1 2 --repeats 2 --json " + dir +
+                         "/c.json --chart " + dir + "/c.png");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto j = read_json(dir + "/c.json");
+  // pageable only (no CUDA) x 2 directions x 4 sizes x (sync + 2 stream counts), plus the
+  // chunked row with 2 streams for the one size of 4 chunks or more (64M).
+  EXPECT_EQ(j.at("rows").size(), 2u * (4 * 3 + 1));
+  for (const auto& row : j.at("rows")) EXPECT_GT(row.at("gbps").get<double>(), 0.0);
+  ASSERT_EQ(j.at("rules").size(), 4u);
+  for (const auto& rule : j.at("rules")) {
+    EXPECT_TRUE(rule.at("held").is_boolean());
+    EXPECT_FALSE(rule.at("evidence").get<std::string>().empty());
+  }
+  EXPECT_NE(r.output.find("rules of thumb:"), std::string::npos);
+  expect_real_png(dir + "/c.png", 1000, 620);
+}
+
+TEST(CopyBenchE2E, BadSizeIsAConfigError) {
+  const auto r = vidpipe("copybench --cpu --sizes 12Q");
+  EXPECT_EQ(r.code, 2);
+  EXPECT_NE(r.output.find("--sizes: '12Q' is not a size"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace vidpipe

@@ -1,0 +1,31 @@
+#include "cli_runner.hpp"
+
+#include <cstdlib>
+#include <fstream>
+
+#include "face_assets.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe::test {
+
+CommandResult vidpipe(std::string args) {
+  const char* env = std::getenv("VIDPIPE_BIN");
+  const std::string binary = env ? env : VIDPIPE_BIN_DEFAULT;
+  for (const char* sub : {"run ", "bench "}) {
+    if (args.rfind(sub, 0) != 0) continue;
+    if (args.find("--config") == std::string::npos)
+      args += " --config " + source_dir() + (std::string(sub) == "run " ? "/config/default.yaml" : "/config/bench.yaml");
+    args += " --set gpu.model=" + model_dir();
+  }
+  const std::string log = scratch_dir() + "/run.log";
+  const int code = run_command(binary + " " + args + " >'" + log + "' 2>&1");
+  std::ifstream in(log);
+  return {code, std::string((std::istreambuf_iterator<char>(in)), {})};
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+}  // namespace vidpipe::test

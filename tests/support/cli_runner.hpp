@@ -1,0 +1,19 @@
+// Runs the vidpipe binary as a user would ($VIDPIPE_BIN, else this build's).
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace vidpipe::test {
+
+struct CommandResult {
+  int code;
+  std::string output;  // stdout + stderr
+};
+
+// `run` and `bench` get the shipped config (default.yaml / bench.yaml) unless the
+// test names another, and the fetched model wherever the test runs from.
+CommandResult vidpipe(std::string args);
+
+nlohmann::json read_json(const std::string& path);
+
+}  // namespace vidpipe::test
