@@ -12,6 +12,7 @@ extern "C" {
 #include "commands.hpp"
 #include "cuda_check.hpp"
 #include "errors.hpp"
+#include "trace_chart.hpp"
 
 namespace {
 
@@ -40,6 +41,13 @@ int main(int argc, char** argv) {
   vidpipe::CopyBenchArgs copybench_args;
   CLI::App* copybench = app.add_subcommand("copybench", "Host<->device copy bandwidth and the rules of thumb");
   vidpipe::add_copybench_options(*copybench, copybench_args);
+  std::string trace_in, trace_png;
+  double trace_start = 0, trace_window_ms = 50;
+  CLI::App* trace_chart = app.add_subcommand("trace-png", "Render a window of a --trace file as a PNG timeline");
+  trace_chart->add_option("--trace", trace_in, "Trace written by --trace")->required();
+  trace_chart->add_option("--png", trace_png, "PNG to write")->required();
+  trace_chart->add_option("--start", trace_start, "Window start, seconds on the run's clock")->capture_default_str();
+  trace_chart->add_option("--window", trace_window_ms, "Window length in ms")->capture_default_str();
   vidpipe::ProbeArgs probe_args;
   CLI::App* probe = app.add_subcommand("probe", "Show an input's streams and this machine's CUDA devices");
   probe->add_option("--input", probe_args.input, "Video file, image, /dev/videoN or stream URL")->required();
@@ -55,6 +63,10 @@ int main(int argc, char** argv) {
     if (*probe) return vidpipe::probe_command(probe_args);
     if (*bench) return vidpipe::bench_command(bench_args, &stop_requested);
     if (*copybench) return vidpipe::copybench_command(copybench_args);
+    if (*trace_chart) {
+      vidpipe::write_trace_chart(trace_in, trace_png, trace_start, trace_window_ms);
+      return 0;
+    }
   } catch (const vidpipe::ConfigError& e) {
     std::cerr << "vidpipe: config error: " << e.what() << "\n";
     return 2;

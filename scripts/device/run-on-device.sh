@@ -16,6 +16,19 @@ if [[ $what == all || $what == tests ]]; then
   .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/e2e.log" | head -80
 fi
+if [[ $what == all || $what == tools ]]; then
+  # Issue 4: vidpipe bench (inference on) on the 4K Megamind clip, copybench, a trace and its timeline.
+  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
+    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+  $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=540 \
+    --set gpu.model=assets/models/tiny_face_detector --set bench.json=$OUT/bench.json --set bench.chart=$OUT/bench.png \
+    2>&1 | grep -v "^\[" | tee "$OUT/bench-table.txt"
+  $VIDPIPE_BIN copybench --json $OUT/copybench.json --chart $OUT/copybench.png 2>&1 | tee "$OUT/copybench.txt"
+  $VIDPIPE_BIN run --input /tmp/megamind4k.mp4 --set sink.kind=null --set copy.streams=2 --set input.max_frames=120 \
+    --set metrics.live=false --trace /tmp/trace.json --report /tmp/trace-report.json | tail -3
+  $VIDPIPE_BIN trace-png --trace /tmp/trace.json --png $OUT/trace.png --start 1.9 --window 40
+  xz -9 -c /tmp/trace.json > $OUT/trace.json.xz
+fi
 if [[ $what == all || $what == bench || $what == infer ]]; then
   # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
   ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 -c:v libx264 -preset veryfast \

@@ -94,6 +94,10 @@ TEST(BenchE2E, TraceHasSpansOnEveryTrack) {
   }
   EXPECT_EQ(stream_tracks, gpu ? 3 : 1) << "one track per stream used";
   for (const char* s : {"decode", "sink", "H2D", "preprocess", "inference", "D2H"}) EXPECT_TRUE(span_names.count(s)) << s;
+  const std::string png = test::scratch_dir() + "/t.png";
+  const auto chart = vidpipe("trace-png --trace " + trace + " --png " + png + " --start 0.5 --window 100");
+  ASSERT_EQ(chart.code, 0) << chart.output;
+  expect_real_png(png, 1400, 60 + 34 * static_cast<int>(names.size()) + 50);
 }
 
 TEST(CopyBenchE2E, CpuPathGivesACompleteTable) {

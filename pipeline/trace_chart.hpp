@@ -1,0 +1,11 @@
+// Renders a window of a trace file (trace.cpp's format) as a PNG timeline, one row
+// per track, so overlap can be seen without a trace viewer.
+#pragma once
+#include <string>
+
+namespace vidpipe {
+
+// window_ms from the first span at or after start_s (seconds on the pipeline clock).
+void write_trace_chart(const std::string& trace_json, const std::string& png, double start_s, double window_ms);
+
+}  // namespace vidpipe
