@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   CLI::App* trace_chart = app.add_subcommand("trace-png", "Render a window of a --trace file as a PNG timeline");
   trace_chart->add_option("--trace", trace_in, "Trace written by --trace")->required();
   trace_chart->add_option("--png", trace_png, "PNG to write")->required();
-  trace_chart->add_option("--start", trace_start, "Window start, seconds on the run's clock")->capture_default_str();
+  trace_chart->add_option("--start", trace_start, "Window start, seconds after the first span")->capture_default_str();
   trace_chart->add_option("--window", trace_window_ms, "Window length in ms")->capture_default_str();
   vidpipe::ProbeArgs probe_args;
   CLI::App* probe = app.add_subcommand("probe", "Show an input's streams and this machine's CUDA devices");

@@ -18,12 +18,13 @@ void write_trace_chart(const std::string& trace_json, const std::string& png, do
   const nlohmann::json j = nlohmann::json::parse(in);
   std::map<int, std::string> names;
   std::string title;
-  double t0 = 1e300;
+  double first = 1e300;
   for (const auto& e : j.at("traceEvents")) {
     if (e.at("ph") == "M" && e.at("name") == "thread_name") names[e.at("tid")] = e.at("args").at("name");
     if (e.at("ph") == "M" && e.at("name") == "process_name") title = e.at("args").at("name");
-    if (e.at("ph") == "X" && e.at("ts").get<double>() >= start_s * 1e6) t0 = std::min(t0, e.at("ts").get<double>());
+    if (e.at("ph") == "X") first = std::min(first, e.at("ts").get<double>());
   }
+  const double t0 = first + start_s * 1e6;
   constexpr int W = 1400, row_h = 34, left = 170, top = 60;
   const int H = top + row_h * static_cast<int>(names.size()) + 50;
   cv::Mat img(H, W, CV_8UC3, cv::Scalar(255, 255, 255));

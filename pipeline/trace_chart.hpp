@@ -5,7 +5,7 @@
 
 namespace vidpipe {
 
-// window_ms from the first span at or after start_s (seconds on the pipeline clock).
+// window_ms long, starting start_s seconds after the trace's first span.
 void write_trace_chart(const std::string& trace_json, const std::string& png, double start_s, double window_ms);
 
 }  // namespace vidpipe

@@ -26,7 +26,7 @@ if [[ $what == all || $what == tools ]]; then
   $VIDPIPE_BIN copybench --json $OUT/copybench.json --chart $OUT/copybench.png 2>&1 | tee "$OUT/copybench.txt"
   $VIDPIPE_BIN run --input /tmp/megamind4k.mp4 --set sink.kind=null --set copy.streams=2 --set input.max_frames=120 \
     --set metrics.live=false --trace /tmp/trace.json --report /tmp/trace-report.json | tail -3
-  $VIDPIPE_BIN trace-png --trace /tmp/trace.json --png $OUT/trace.png --start 1.9 --window 40
+  $VIDPIPE_BIN trace-png --trace /tmp/trace.json --png $OUT/trace.png --start 0.25 --window 40
   xz -9 -c /tmp/trace.json > $OUT/trace.json.xz
 fi
 if [[ $what == all || $what == bench || $what == infer ]]; then
