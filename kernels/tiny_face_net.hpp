@@ -49,6 +49,16 @@ struct TinyFaceShape {
   int cells() const { return pooled[5]; }
 };
 
+// The input normalisation the weights expect (face-api: mean RGB subtracted, /255).
+inline Normalisation tiny_face_normalisation() {
+  Normalisation n;
+  n.mean[0] = 117.001f;
+  n.mean[1] = 114.697f;
+  n.mean[2] = 97.404f;
+  for (float& s : n.scale) s = 1.f / 255.f;
+  return n;
+}
+
 inline int tf_same_out(int in, int stride) { return (in + stride - 1) / stride; }
 
 inline TinyFaceShape::TinyFaceShape(int input_size) : input(input_size) {

@@ -28,7 +28,7 @@ struct ExecutorOptions {
   YuvLayout layout;             // every frame's layout (from the reader)
   int net_width = 416, net_height = 416;
   LetterboxAlign align = LetterboxAlign::top_left;
-  Normalisation norm;
+  Normalisation norm = tiny_face_normalisation();
   // Face detection; no model: the GPU stage stops after preprocessing.
   std::shared_ptr<const TinyFaceWeights> model;
   float score_threshold = 0.4f, iou_threshold = 0.4f;

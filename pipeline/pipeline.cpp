@@ -331,7 +331,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   const std::int64_t expected = c.input.max_frames > 0 ? c.input.max_frames
                                  : c.input.loop       ? 0
                                                       : reader.info().frame_count;
-  Parts parts{c, reader, *executor, *sink, out_pool, metrics, stop, origin, isatty(STDERR_FILENO) == 1, expected};
+  Parts parts{c, reader, *executor, *sink, out_pool, metrics, stop, origin, isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected};
   spdlog::info("running {} on {} -> {}", mode_label(c), executor->device_name(), sink->describe());
   try {
     if (async)

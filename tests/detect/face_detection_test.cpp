@@ -40,7 +40,6 @@ DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int inp
   ExecutorOptions eo;
   eo.layout = layout;
   eo.net_width = eo.net_height = input_size;
-  for (int c = 0; c < 3; ++c) eo.norm.mean[c] = std::array{117.001f, 114.697f, 97.404f}[c], eo.norm.scale[c] = 1 / 255.f;
   static const auto model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
   eo.model = model;
   eo.score_threshold = threshold;

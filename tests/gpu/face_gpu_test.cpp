@@ -172,7 +172,6 @@ TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
     ASSERT_TRUE(frame);
     eo.layout = reader.layout();
     eo.net_width = eo.net_height = size;
-    for (int c = 0; c < 3; ++c) eo.norm.mean[c] = std::array{117.001f, 114.697f, 97.404f}[c], eo.norm.scale[c] = 1 / 255.f;
     auto cpu = make_cpu_executor(eo);
     RunMetrics m(0);
     std::vector<std::uint8_t> out(eo.layout.frame_bytes);
@@ -212,7 +211,6 @@ TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
   eo.streams = 1;
   eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
   eo.draw_hud = false;  // the HUD shows live fps, which differs between the two
-  for (int c = 0; c < 3; ++c) eo.norm.mean[c] = std::array{117.001f, 114.697f, 97.404f}[c], eo.norm.scale[c] = 1 / 255.f;
   auto gpu = make_gpu_executor(eo);
   auto cpu = make_cpu_executor(eo);
   RunMetrics m(0);

@@ -12,6 +12,7 @@
 #include "normalise.cuh"
 #include "reference/reference.hpp"
 #include "resize_letterbox.cuh"
+#include "tiny_face_net.hpp"
 #include "yuv_to_bgr.cuh"
 
 namespace vidpipe {
@@ -131,9 +132,7 @@ TEST(NormaliseGpu, MatchesReference) {
   const int w = 417, h = 133, batch = 4;
   const std::size_t pixels = static_cast<std::size_t>(w) * h;
   const auto src = random_bytes(pixels * 3 * batch, 7);
-  Normalisation n;
-  n.mean[0] = 117.001f, n.mean[1] = 114.697f, n.mean[2] = 97.404f;
-  for (float& s : n.scale) s = 1.f / 256.f;
+  const Normalisation n = tiny_face_normalisation();
   cuda::DeviceBuffer d_src = upload(src);
   cuda::DeviceBuffer d_dst = poisoned(pixels * 3 * batch * sizeof(float));
   launch_normalise(d_src.as(), w, h, batch, n, d_dst.as<float>(), nullptr);

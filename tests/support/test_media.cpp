@@ -47,12 +47,16 @@ std::string make_clip(const std::string& name, int width, int height, int frames
   return path;
 }
 
-DecodedVideo decode_all(const std::string& path) {
+ReaderOptions pageable_reader(const std::string& uri, int threads) {
   ReaderOptions ro;
-  ro.uri = path;
+  ro.uri = uri;
   ro.memory = HostMemory::pageable;
-  ro.threads = 1;
-  VideoReader reader(ro);
+  ro.threads = threads;
+  return ro;
+}
+
+DecodedVideo decode_all(const std::string& path) {
+  VideoReader reader(pageable_reader(path, 1));
   DecodedVideo out;
   const YuvLayout& l = reader.layout();
   out.width = l.width;

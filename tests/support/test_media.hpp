@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "video_reader.hpp"
+
 namespace vidpipe::test {
 
 // Directory for this test binary's generated files (created once).
@@ -24,6 +26,9 @@ struct DecodedVideo {
   std::vector<std::vector<std::uint8_t>> frames;
 };
 DecodedVideo decode_all(const std::string& path);
+
+// Reader options for a test: pageable buffers (no CUDA needed), FFmpeg's threads.
+ReaderOptions pageable_reader(const std::string& uri, int threads = 0);
 
 // PSNR of two equal-size 8-bit buffers; 100 dB for identical ones.
 double psnr(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);

@@ -57,10 +57,7 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Reader, FramesLiveInPoolBuffersInDisplayOrder) {
   const std::string clip = test::make_clip("order.mp4", 256, 144, 20, "-c:v libx264 -pix_fmt yuv420p -bf 3");
-  ReaderOptions ro;
-  ro.uri = clip;
-  ro.memory = HostMemory::pageable;
-  ro.threads = 2;
+  ReaderOptions ro = test::pageable_reader(clip, 2);
   VideoReader reader(ro);
   EXPECT_EQ(reader.info().width, 256);
   EXPECT_EQ(reader.info().codec, "h264");
@@ -78,10 +75,7 @@ TEST(Reader, FramesLiveInPoolBuffersInDisplayOrder) {
 // later frames decode (what lets the GPU read it asynchronously).
 TEST(Reader, HeldFramesAreNotOverwritten) {
   const std::string clip = test::make_clip("held.mp4", 256, 144, 30, "-c:v libx264 -pix_fmt yuv420p");
-  ReaderOptions ro;
-  ro.uri = clip;
-  ro.memory = HostMemory::pageable;
-  ro.threads = 1;
+  ReaderOptions ro = test::pageable_reader(clip, 1);
   VideoReader reader(ro);
   auto first = reader.next();
   ASSERT_TRUE(first);
@@ -94,10 +88,7 @@ TEST(Reader, HeldFramesAreNotOverwritten) {
 
 TEST(Reader, PoolTooSmallIsAClearErrorNotAHang) {
   const std::string clip = test::make_clip("small-pool.mp4", 256, 144, 30, "-c:v libx264 -pix_fmt yuv420p");
-  ReaderOptions ro;
-  ro.uri = clip;
-  ro.memory = HostMemory::pageable;
-  ro.threads = 1;
+  ReaderOptions ro = test::pageable_reader(clip, 1);
   ro.pool_frames = 3;
   ro.pool_timeout = std::chrono::milliseconds(300);
   VideoReader reader(ro);
@@ -113,9 +104,7 @@ TEST(Reader, PoolTooSmallIsAClearErrorNotAHang) {
 
 TEST(Reader, OtherPixelFormatsAreConverted) {
   const std::string clip = test::make_clip("yuv444.mp4", 128, 96, 5, "-c:v libx264 -pix_fmt yuv444p");
-  ReaderOptions ro;
-  ro.uri = clip;
-  ro.memory = HostMemory::pageable;
+  ReaderOptions ro = test::pageable_reader(clip);
   VideoReader reader(ro);
   int n = 0;
   while (auto f = reader.next()) {
@@ -129,9 +118,7 @@ TEST(Reader, OtherPixelFormatsAreConverted) {
 TEST(Reader, StillImageIsOneFrame) {
   const std::string png = test::scratch_dir() + "/still.png";
   ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=200x100 -frames:v 1 '" + png + "'"), 0);
-  ReaderOptions ro;
-  ro.uri = png;
-  ro.memory = HostMemory::pageable;
+  ReaderOptions ro = test::pageable_reader(png);
   VideoReader reader(ro);
   EXPECT_EQ(reader.info().width, 200);
   int n = 0;
@@ -141,9 +128,7 @@ TEST(Reader, StillImageIsOneFrame) {
 
 TEST(Reader, LoopRestartsAtTheEnd) {
   const std::string clip = test::make_clip("loop.mp4", 128, 96, 6, "-c:v libx264 -pix_fmt yuv420p");
-  ReaderOptions ro;
-  ro.uri = clip;
-  ro.memory = HostMemory::pageable;
+  ReaderOptions ro = test::pageable_reader(clip);
   ro.loop = true;
   VideoReader reader(ro);
   std::vector<std::vector<std::uint8_t>> frames;
