@@ -10,6 +10,7 @@ extern "C" {
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <filesystem>
 #include <thread>
 
 #include "errors.hpp"
@@ -62,6 +63,9 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
     avdevice_register_all();
     format = av_find_input_format("v4l2");
   }
+  std::error_code size_error;
+  if (std::filesystem::is_regular_file(options.uri, size_error) && std::filesystem::file_size(options.uri, size_error) == 0)
+    throw InputError("input '" + options.uri + "' is an empty file");
   AVFormatContext* raw = nullptr;
   AV_CHECK_AS(InputError, avformat_open_input(&raw, options.uri.c_str(), format, nullptr),
               "cannot open input '" + options.uri + "'");

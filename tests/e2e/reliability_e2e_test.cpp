@@ -1,0 +1,121 @@
+// Bad input and interruptions: a clear one-line error naming the file and a
+// non-zero exit, or frames skipped and counted; never a crash or a hang; and an
+// output file that is finalised and playable whatever happened.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+#include "cli_runner.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+using test::read_json;
+using test::vidpipe;
+
+std::string scratch(const std::string& name) { return test::scratch_dir() + "/" + name; }
+
+void expect_input_error(const std::string& file, const std::string& message) {
+  const auto r = vidpipe("run --input " + file + " --set sink.path=" + scratch("never.mp4"));
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("vidpipe: input error: "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(file), std::string::npos) << "error must name the file:\n" << r.output;
+  EXPECT_NE(r.output.find(message), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(scratch("never.mp4")));
+}
+
+TEST(ReliabilityE2E, ZeroByteFile) {
+  std::ofstream(scratch("empty.mp4")).close();
+  expect_input_error(scratch("empty.mp4"), "is an empty file");
+}
+
+TEST(ReliabilityE2E, TextWithAVideoExtension) {
+  std::ofstream(scratch("notes.mkv")) << "these are notes, not a Matroska file\n";
+  expect_input_error(scratch("notes.mkv"), "cannot open input");
+}
+
+TEST(ReliabilityE2E, AbsurdDimensionsInTheHeader) {
+  std::ofstream y4m(scratch("huge.y4m"), std::ios::binary);
+  y4m << "YUV4MPEG2 W65535 H65535 F30:1 C420jpeg\nFRAME\n" << std::string(4096, '\x80');
+  y4m.close();
+  expect_input_error(scratch("huge.y4m"), "huge.y4m");
+}
+
+TEST(ReliabilityE2E, AudioOnlyFile) {
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i sine=d=1 '" + scratch("tone.wav") + "'"), 0);
+  expect_input_error(scratch("tone.wav"), "no video stream");
+}
+
+TEST(ReliabilityE2E, TruncatedStreamDecodesWhatIsThere) {
+  // MPEG-TS has no index at the end, so a cut file is still readable up to the cut.
+  const std::string ts = test::make_clip("whole.ts", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  const auto size = std::filesystem::file_size(ts);
+  std::filesystem::copy_file(ts, scratch("cut.ts"), std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::resize_file(scratch("cut.ts"), size / 2);
+  const auto r = vidpipe("run --input " + scratch("cut.ts") + " --set sink.path=" + scratch("cut-out.mp4") +
+                         " --report " + scratch("cut.json"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto j = read_json(scratch("cut.json"));
+  EXPECT_GT(j.at("frames").get<int>(), 10);
+  EXPECT_LT(j.at("frames").get<int>(), 60);
+  EXPECT_EQ(test::decode_all(scratch("cut-out.mp4")).frames.size(), j.at("frames").get<std::size_t>());
+}
+
+TEST(ReliabilityE2E, BitFlippedStreamNeverCrashes) {
+  const std::string ts = test::make_clip("flip-src.ts", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  std::ifstream in(ts, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::mt19937 rng(7);
+  for (int i = 0; i < 400; ++i) bytes[2000 + rng() % (bytes.size() - 2000)] ^= static_cast<char>(1 << (rng() % 8));
+  std::ofstream(scratch("flipped.ts"), std::ios::binary) << bytes;
+  const auto r = vidpipe("run --input " + scratch("flipped.ts") + " --set sink.path=" + scratch("flip-out.mp4") +
+                         " --report " + scratch("flip.json"));
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto j = read_json(scratch("flip.json"));
+  EXPECT_GT(j.at("frames").get<int>(), 0);
+  EXPECT_TRUE(j.at("decode_errors").is_number_integer());
+  EXPECT_EQ(test::decode_all(scratch("flip-out.mp4")).frames.size(), j.at("frames").get<std::size_t>());
+}
+
+// SIGINT and SIGTERM mid-run: the pipeline drains, the MP4 is finalised with every frame
+// that reached the sink (the report's count), the report is written, exit code 130.
+void interrupt_run(int signal_number) {
+  const std::string clip = test::make_clip("long.mp4", 320, 240, 30, "-c:v libx264 -pix_fmt yuv420p");
+  const std::string out = scratch("interrupted.mp4"), report = scratch("interrupted.json");
+  std::filesystem::remove(out);
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    const std::string cmd = std::string(std::getenv("VIDPIPE_BIN") ? std::getenv("VIDPIPE_BIN") : VIDPIPE_BIN_DEFAULT) +
+                            " run --config " + test::source_dir() + "/config/default.yaml --set gpu.model=" +
+                            test::source_dir() + "/assets/models/tiny_face_detector --input " + clip +
+                            " --set input.loop=true --set input.realtime=true --set sink.path=" + out +
+                            " --report " + report + " >/dev/null 2>&1";
+    execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
+    _exit(127);
+  }
+  sleep(3);  // realtime: ~90 frames in
+  kill(child, signal_number);
+  int status = 0;
+  waitpid(child, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 130);
+  ASSERT_TRUE(std::filesystem::exists(out)) << "output not finalised under its name";
+  EXPECT_FALSE(std::filesystem::exists(out + ".part"));
+  const auto j = read_json(report);
+  const auto frames = test::decode_all(out).frames.size();
+  EXPECT_GT(frames, 20u);
+  EXPECT_EQ(frames, j.at("frames").get<std::size_t>()) << "every frame that reached the sink is in the file";
+}
+
+TEST(ReliabilityE2E, CtrlCFinalisesTheOutput) { interrupt_run(SIGINT); }
+TEST(ReliabilityE2E, SigtermFinalisesTheOutput) { interrupt_run(SIGTERM); }
+
+}  // namespace
+}  // namespace vidpipe
