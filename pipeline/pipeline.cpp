@@ -12,6 +12,7 @@
 #include "cuda_raii.hpp"
 #include "errors.hpp"
 #include "executor.hpp"
+#include "memory_usage.hpp"
 #include "face_model.hpp"
 #include "nvtx_range.hpp"
 #include "progress.hpp"
@@ -34,6 +35,8 @@ struct Parts {
   double origin;
   bool terminal;                // stderr is a terminal: redraw one progress line
   std::int64_t expected_frames; // 0: unknown
+  bool on_gpu;
+  MemorySample* after_warmup;   // taken by the sink thread when the warm-up ends
 
   double now() const { return steady_seconds() - origin; }
   bool stopping() const { return stop && stop->load(); }
@@ -41,6 +44,8 @@ struct Parts {
     return config.input.max_frames > 0 && read >= config.input.max_frames;
   }
 };
+
+MemorySample sample_memory(bool gpu) { return {resident_mb(), gpu ? device_used_mb() : 0.0}; }
 
 // One frame's trip through the sink, with its record completed and filed.
 void deliver(const Parts& p, AvBufferPtr buffer, FrameRecord record) {
@@ -51,6 +56,7 @@ void deliver(const Parts& p, AvBufferPtr buffer, FrameRecord record) {
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;
   p.metrics.add_frame(record);
+  if (record.index == p.config.metrics.warmup_frames) *p.after_warmup = sample_memory(p.on_gpu);
   const std::string line = p.metrics.live_line(record.sink_at);  // also feeds the HUD
   if (!p.config.metrics.live || line.empty()) return;
   if (p.terminal)
@@ -331,7 +337,9 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   const std::int64_t expected = c.input.max_frames > 0 ? c.input.max_frames
                                  : c.input.loop       ? 0
                                                       : reader.info().frame_count;
-  Parts parts{c, reader, *executor, *sink, out_pool, metrics, stop, origin, isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected};
+  MemorySample after_warmup = sample_memory(device == "gpu");
+  Parts parts{c,      reader, *executor, *sink,           out_pool, metrics, stop, origin,
+              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, device == "gpu", &after_warmup};
   spdlog::info("running {} on {} -> {}", mode_label(c), executor->device_name(), sink->describe());
   try {
     if (async)
@@ -357,7 +365,12 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   result.summary = metrics.summarise(steady_seconds() - origin);
   if (!c.metrics.trace.empty()) metrics.write_trace(c.metrics.trace, result.device);
   result.decode_errors = reader.decode_errors();
+  result.memory_after_warmup = after_warmup;
+  result.memory_at_end = sample_memory(device == "gpu");
   result.report = make_report(c, result.input, result.device, result.mode, result.summary, result.decode_errors);
+  result.report["memory"] = {{"rss_mb_after_warmup", after_warmup.rss_mb}, {"rss_mb_at_end", result.memory_at_end.rss_mb},
+                             {"device_mb_after_warmup", after_warmup.device_mb},
+                             {"device_mb_at_end", result.memory_at_end.device_mb}};
   return result;
 }
 

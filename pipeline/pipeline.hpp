@@ -11,12 +11,17 @@
 
 namespace vidpipe {
 
+struct MemorySample {
+  double rss_mb = 0, device_mb = 0;
+};
+
 struct RunResult {
   VideoInfo input;
   std::string device;       // "cpu" or the GPU's name
   std::string mode;         // e.g. "async pinned x2"
   Summary summary;
   std::int64_t decode_errors = 0;
+  MemorySample memory_after_warmup, memory_at_end;
   nlohmann::json report;
 };
 

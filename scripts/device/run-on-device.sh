@@ -16,6 +16,21 @@ if [[ $what == all || $what == tests ]]; then
   .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/e2e.log" | head -80
 fi
+if [[ $what == all || $what == soak ]]; then
+  # Issue 6: 100,000 frames through the async pipeline (inference on), memory after warm-up vs end;
+  # and a GPU out-of-memory run that must end in one clear message, exit code 4.
+  ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=640:360 -c:v libx264 -preset veryfast \
+    -pix_fmt yuv420p /tmp/megamind360.mp4
+  $VIDPIPE_BIN run --input /tmp/megamind360.mp4 --set gpu.model=assets/models/tiny_face_detector --set sink.kind=null \
+    --set input.loop=true --set input.max_frames=100000 --set metrics.warmup_frames=1000 --set metrics.live=false \
+    --report $OUT/soak.json 2>&1 | grep -v "^\[" | tail -4
+  python3 -c "import json; j=json.load(open('$OUT/soak.json')); print('soak', j['frames'], 'frames', j['fps'], 'fps', j['memory'])"
+  ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -frames:v 30 -vf scale=3840:2160 \
+    -c:v libx264 -preset ultrafast -pix_fmt yuv420p /tmp/oom4k.mp4
+  $VIDPIPE_BIN run --input /tmp/oom4k.mp4 --set gpu.model=assets/models/tiny_face_detector --set sink.kind=null \
+    --set copy.streams=32 --set copy.batch_size=64 > $OUT/oom.txt 2>&1; echo "oom exit code $?" >> $OUT/oom.txt
+  grep -v "^\[" $OUT/oom.txt
+fi
 if [[ $what == all || $what == tools ]]; then
   # Issue 4: vidpipe bench (inference on) on the 4K Megamind clip, copybench, a trace and its timeline.
   [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
