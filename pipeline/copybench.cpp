@@ -13,7 +13,7 @@
 #include "cuda_raii.hpp"
 #include "host_memory.hpp"
 #include "png_writer.hpp"
-#include "video_reader.hpp"
+#include "clock.hpp"
 
 namespace vidpipe {
 namespace {

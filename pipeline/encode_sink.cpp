@@ -10,7 +10,6 @@ extern "C" {
 
 #include <spdlog/spdlog.h>
 
-#include <cstdio>
 #include <filesystem>
 
 #include "av_raii.hpp"

@@ -72,7 +72,7 @@ int hud_scale_for(const YuvLayout& layout);
 std::unique_ptr<Executor> make_cpu_executor(const ExecutorOptions& options);
 std::unique_ptr<Executor> make_gpu_executor(const ExecutorOptions& options);
 
-// The colour matrix for a frame (shared by both executors).
+// The colour matrix for a frame.
 ColourMatrix matrix_for(const FrameColour& colour);
 
 }  // namespace vidpipe

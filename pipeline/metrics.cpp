@@ -6,7 +6,7 @@
 #include <cmath>
 #include <numeric>
 
-#include "video_reader.hpp"
+#include "clock.hpp"
 
 namespace vidpipe {
 

@@ -18,10 +18,6 @@ extern "C" {
 
 namespace vidpipe {
 
-double steady_seconds() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
 namespace {
 
 constexpr int max_dimension = 16384;
@@ -31,10 +27,6 @@ constexpr int decoder_reference_frames = 16;
 bool decodes_into_pool(int format, bool nv12) {
   return nv12 ? format == AV_PIX_FMT_NV12
               : (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P);
-}
-
-bool is_live_uri(const std::string& uri) {
-  return uri.rfind("/dev/video", 0) == 0 || uri.find("://") != std::string::npos;
 }
 
 void fill_planes(AVFrame* frame, AVBufferRef* buf, const YuvLayout& l) {

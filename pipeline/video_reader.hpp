@@ -11,6 +11,7 @@
 #include <string>
 
 #include "av_raii.hpp"
+#include "clock.hpp"
 #include "frame_colour.hpp"
 #include "frame_pool.hpp"
 #include "image_types.hpp"
@@ -101,7 +102,5 @@ class VideoReader {
   std::atomic<bool> stop_{false};
   std::atomic<bool> pool_exhausted_{false};
 };
-
-double steady_seconds();
 
 }  // namespace vidpipe
