@@ -201,7 +201,10 @@ void apply(Config& c, const std::string& path, const YAML::Node& value, const st
 
 void walk(Config& c, const YAML::Node& map, const std::string& prefix, const std::string& file) {
   for (const auto& item : map) {
-    const std::string name = item.first.as<std::string>();
+    // A YAML key can itself be a list or map ("? [a, b]: 1"); no vidpipe key is.
+    if (!item.first.IsScalar())
+      throw ConfigError(where(file, item.first.Mark()) + ": expected a key name, got " + describe(item.first));
+    const std::string name = item.first.Scalar();
     const std::string path = prefix.empty() ? name : prefix + "." + name;
     if (is_section(path)) {
       if (!item.second.IsMap())

@@ -104,6 +104,12 @@ TEST(Config, SectionGivenAsScalar) {
   EXPECT_NE(e.find("c.yaml:1:7: copy: expected a section of keys"), std::string::npos) << e;
 }
 
+TEST(Config, ListAsKeyIsAnErrorNotACrash) {
+  // Found by fuzz_config: "? [a, b]" makes a key that is a list.
+  const std::string e = error_of("copy:\n  ? [streams, mode]\n  : 2\n");
+  EXPECT_NE(e.find("c.yaml:2:5: expected a key name, got a list"), std::string::npos) << e;
+}
+
 TEST(Config, MissingInputFileNamesKeyAndLine) {
   const std::string e = error_of("input:\n  uri: /no/such/clip.mp4\n");
   EXPECT_NE(e.find("c.yaml:2:3: input.uri: input file '/no/such/clip.mp4' does not exist"), std::string::npos) << e;
