@@ -31,6 +31,7 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
     write_report(result.report, config.metrics.report);
     std::cout << "  report: " << config.metrics.report << "\n";
   }
+  if (result.error) std::rethrow_exception(result.error);
   return stop && stop->load() ? 130 : 0;
 }
 

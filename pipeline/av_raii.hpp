@@ -3,6 +3,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/dict.h>
 #include <libavutil/frame.h>
 }
 
@@ -18,12 +19,14 @@ struct AvPacketDeleter { void operator()(AVPacket* p) const { av_packet_free(&p)
 struct AvCodecContextDeleter { void operator()(AVCodecContext* c) const { avcodec_free_context(&c); } };
 struct AvInputDeleter { void operator()(AVFormatContext* f) const { avformat_close_input(&f); } };
 struct AvBufferDeleter { void operator()(AVBufferRef* b) const { av_buffer_unref(&b); } };
+struct AvDictionaryDeleter { void operator()(AVDictionary* d) const { av_dict_free(&d); } };
 
 using AvFramePtr = std::unique_ptr<AVFrame, AvFrameDeleter>;
 using AvPacketPtr = std::unique_ptr<AVPacket, AvPacketDeleter>;
 using AvCodecContextPtr = std::unique_ptr<AVCodecContext, AvCodecContextDeleter>;
 using AvInputPtr = std::unique_ptr<AVFormatContext, AvInputDeleter>;
 using AvBufferPtr = std::unique_ptr<AVBufferRef, AvBufferDeleter>;
+using AvDictionaryPtr = std::unique_ptr<AVDictionary, AvDictionaryDeleter>;
 
 AvFramePtr make_frame();
 AvPacketPtr make_packet();

@@ -23,6 +23,23 @@ class BlockingQueue {
     return true;
   }
 
+  // For producers that must not wait (live sources): when full, either the oldest
+  // queued item (`drop_oldest`) or `item` itself is discarded. Returns the number
+  // discarded (0 or 1), or -1 once closed.
+  int push_or_drop(T item, bool drop_oldest) {
+    std::optional<T> discarded;  // destroyed after the lock is released
+    std::unique_lock lock(mutex_);
+    if (closed_) return -1;
+    if (items_.size() >= capacity_) {
+      if (!drop_oldest) return 1;
+      discarded = std::move(items_.front());
+      items_.pop_front();
+    }
+    items_.push_back(std::move(item));
+    not_empty_.notify_one();
+    return discarded ? 1 : 0;
+  }
+
   std::optional<T> pop() {
     std::unique_lock lock(mutex_);
     not_empty_.wait(lock, [&] { return closed_ || !items_.empty(); });

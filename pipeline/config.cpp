@@ -93,6 +93,15 @@ KeySpec int_list(std::string path, std::vector<int>& (*field)(Config&), int lo, 
           }};
 }
 
+KeySpec text_list(std::string path, std::vector<std::string>& (*field)(Config&)) {
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            if (!n.IsSequence() || n.size() == 0) throw "expected a list of strings, got " + describe(n);
+            std::vector<std::string> v;
+            for (std::size_t i = 0; i < n.size(); ++i) v.push_back(scalar_as<std::string>(n[i], "a string"));
+            field(c) = v;
+          }};
+}
+
 KeySpec triple(std::string path, std::array<double, 3>& (*field)(Config&)) {
   return {std::move(path), [=](Config& c, const YAML::Node& n) {
             if (!n.IsSequence() || n.size() != 3) throw "expected a list of 3 numbers, got " + describe(n);
@@ -109,6 +118,18 @@ const std::vector<KeySpec>& key_table() {
       boolean("input.realtime", [](Config& c) -> bool& { return c.input.realtime; }),
       integer<std::int64_t>("input.max_frames", [](Config& c) -> std::int64_t& { return c.input.max_frames; }, 0,
                             std::numeric_limits<std::int64_t>::max()),
+      choice("input.drop", [](Config& c) -> std::string& { return c.input.drop; }, {"oldest", "newest", "none"}),
+      integer<int>("input.queue_frames", [](Config& c) -> int& { return c.input.queue_frames; }, 0, 256),
+      integer<int>("input.timeout_ms", [](Config& c) -> int& { return c.input.timeout_ms; }, 10, 600000),
+      integer<int>("input.reconnect.attempts", [](Config& c) -> int& { return c.input.reconnect.attempts; }, 0, 1000),
+      integer<int>("input.reconnect.backoff_ms", [](Config& c) -> int& { return c.input.reconnect.backoff_ms; }, 1,
+                   60000),
+      choice("input.camera.format", [](Config& c) -> std::string& { return c.input.camera.format; },
+             {"auto", "mjpeg", "yuyv"}),
+      integer<int>("input.camera.width", [](Config& c) -> int& { return c.input.camera.width; }, 0, 16384),
+      integer<int>("input.camera.height", [](Config& c) -> int& { return c.input.camera.height; }, 0, 16384),
+      integer<int>("input.camera.fps", [](Config& c) -> int& { return c.input.camera.fps; }, 0, 1000),
+      text_list("inputs", [](Config& c) -> std::vector<std::string>& { return c.inputs; }),
       choice("reader.decoder", [](Config& c) -> std::string& { return c.reader.decoder; }, {"cpu", "nvdec"}),
       integer<int>("reader.threads", [](Config& c) -> int& { return c.reader.threads; }, 0, 64),
       integer<int>("reader.pool_frames", [](Config& c) -> int& { return c.reader.pool_frames; }, 0, 1024),
@@ -131,7 +152,7 @@ const std::vector<KeySpec>& key_table() {
       real("gpu.iou_threshold", [](Config& c) -> double& { return c.gpu.iou_threshold; }, 0.01, 1.0),
       boolean("overlay.boxes", [](Config& c) -> bool& { return c.overlay.boxes; }),
       boolean("overlay.hud", [](Config& c) -> bool& { return c.overlay.hud; }),
-      choice("sink.kind", [](Config& c) -> std::string& { return c.sink.kind; }, {"encode", "null"}),
+      choice("sink.kind", [](Config& c) -> std::string& { return c.sink.kind; }, {"encode", "stream", "display", "null"}),
       text("sink.path", [](Config& c) -> std::string& { return c.sink.path; }),
       text("sink.codec", [](Config& c) -> std::string& { return c.sink.codec; }),
       choice("sink.preset", [](Config& c) -> std::string& { return c.sink.preset; },
@@ -221,7 +242,19 @@ bool is_file_uri(const std::string& uri) {
   return uri.find("://") == std::string::npos && uri.rfind("/dev/", 0) != 0;
 }
 
+bool is_stream_url(const std::string& url) { return url.rfind("udp://", 0) == 0 || url.rfind("tcp://", 0) == 0; }
+
 }  // namespace
+
+std::vector<std::string> input_uris(const Config& c) {
+  return c.inputs.empty() ? std::vector<std::string>{c.input.uri} : c.inputs;
+}
+
+bool is_live_uri(const std::string& uri) {
+  for (const char* scheme : {"udp://", "tcp://", "rtp://", "rtsp://", "rtsps://", "srt://", "rtmp://"})
+    if (uri.rfind(scheme, 0) == 0) return true;
+  return uri.rfind("/dev/", 0) == 0;
+}
 
 std::vector<std::string> config_keys() {
   std::vector<std::string> out;
@@ -264,9 +297,12 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
     if (is_section(key)) throw ConfigError("--set " + key + ": is a section; set one of its keys");
     apply(c, key, value, "--set");
   }
-  if (c.input.uri.empty()) throw ConfigError(config_error(c, "input.uri", "must not be empty"));
-  if (is_file_uri(c.input.uri) && !std::filesystem::exists(c.input.uri))
-    throw ConfigError(config_error(c, "input.uri", "input file '" + c.input.uri + "' does not exist"));
+  const std::string input_key = c.inputs.empty() ? "input.uri" : "inputs";
+  for (const std::string& uri : input_uris(c)) {
+    if (uri.empty()) throw ConfigError(config_error(c, input_key, "must not be empty"));
+    if (is_file_uri(uri) && !std::filesystem::exists(uri))
+      throw ConfigError(config_error(c, input_key, "input file '" + uri + "' does not exist"));
+  }
   if (c.gpu.inference && (c.gpu.preprocess.width != c.gpu.preprocess.height || c.gpu.preprocess.width % 32 != 0))
     throw ConfigError(config_error(c, "gpu.preprocess.width", "with inference on, the input must be square and a multiple of 32, got " +
                                                                   std::to_string(c.gpu.preprocess.width) + "x" +
@@ -276,6 +312,9 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
                                                        "' (scripts/setup.sh fetches it; or set gpu.inference: false)"));
   if (c.sink.kind == "encode" && c.sink.path.empty())
     throw ConfigError(config_error(c, "sink.path", "must not be empty when sink.kind is encode"));
+  if (c.sink.kind == "stream" && !is_stream_url(c.sink.path))
+    throw ConfigError(config_error(c, "sink.path", "sink.kind stream sends MPEG-TS to a udp://host:port or "
+                                                   "tcp://host:port URL, got '" + c.sink.path + "'"));
   return c;
 }
 

@@ -17,7 +17,21 @@ struct Config {
     bool loop = false;
     bool realtime = false;
     std::int64_t max_frames = 0;  // 0: all
+    std::string drop = "oldest";  // live sources: oldest | newest | none
+    int queue_frames = 0;         // live sources: frames waiting for the pipeline, 0 = 2 x batch
+    int timeout_ms = 3000;        // live sources: no data this long = source lost
+    struct {
+      int attempts = 5;
+      int backoff_ms = 500;       // doubles per attempt, at most 8 s
+    } reconnect;
+    struct {
+      std::string format = "auto";  // auto | mjpeg | yuyv
+      int width = 0, height = 0;    // 0: the camera's default
+      int fps = 0;
+    } camera;
   } input;
+  // Several inputs in one process (empty: input.uri alone); each gets input.* settings.
+  std::vector<std::string> inputs;
   struct {
     std::string decoder = "cpu";  // cpu | nvdec
     int threads = 0;
@@ -49,7 +63,7 @@ struct Config {
     bool hud = true;
   } overlay;
   struct {
-    std::string kind = "encode";  // encode | null
+    std::string kind = "encode";  // encode | stream | display | null
     std::string path = "out.mp4";
     std::string codec = "auto";
     std::string preset = "veryfast";
@@ -79,6 +93,12 @@ Config load_config(const std::string& path, const std::vector<std::string>& over
 
 // Every key the loader accepts, dotted, in table order.
 std::vector<std::string> config_keys();
+
+// The inputs to read: `inputs` when given, else input.uri.
+std::vector<std::string> input_uris(const Config& c);
+
+// Network streams and cameras deliver frames whether or not the pipeline keeps up.
+bool is_live_uri(const std::string& uri);
 
 // "where: key: message", for checks made after loading.
 std::string config_error(const Config& c, const std::string& key, const std::string& message);

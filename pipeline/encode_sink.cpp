@@ -1,7 +1,8 @@
-// Encodes frames to a file with FFmpeg. The file is written as <path>.part and
-// renamed when finished, so a half-written file never sits under the final name;
-// on an error or an interrupt finish() still runs (destructor), so what reached the
-// sink is always a playable file.
+// Encodes frames with FFmpeg, to a file or (sink.kind stream) as MPEG-TS to a
+// udp:// or tcp:// URL. A file is written as <path>.part and renamed when finished,
+// so a half-written file never sits under the final name; on an error or an
+// interrupt finish() still runs (destructor), so what reached the sink is always a
+// playable file. A stream is tuned for a viewer: no lookahead, a keyframe a second.
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
@@ -29,8 +30,11 @@ using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
 
 class EncodeSink final : public Sink {
  public:
-  explicit EncodeSink(const SinkOptions& o) : o_(o), temp_path_(o.path + ".part"), packet_(make_packet()) {
-    const AVOutputFormat* format = av_guess_format(nullptr, o.path.c_str(), nullptr);
+  explicit EncodeSink(const SinkOptions& o)
+      : o_(o), streaming_(o.kind == "stream"), temp_path_(streaming_ ? o.path : o.path + ".part"),
+        packet_(make_packet()) {
+    const AVOutputFormat* format =
+        streaming_ ? av_guess_format("mpegts", nullptr, nullptr) : av_guess_format(nullptr, o.path.c_str(), nullptr);
     if (!format)
       throw ConfigError("sink.path: cannot tell the container from the name '" + o.path + "' (use .mp4, .mkv, .ts)");
     AVFormatContext* raw = nullptr;
@@ -44,8 +48,14 @@ class EncodeSink final : public Sink {
     stream->avg_frame_rate = encoder_->framerate;
     AV_CHECK_AS(OutputError, avcodec_parameters_from_context(stream->codecpar, encoder_.get()),
                 "'" + o.path + "': encoder parameters");
-    AV_CHECK_AS(OutputError, avio_open(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE),
-                "cannot write output '" + temp_path_ + "'");
+    AVDictionary* raw_opts = nullptr;
+    // Seven TS packets per datagram: what receivers and middleboxes expect.
+    if (o.path.rfind("udp://", 0) == 0) av_dict_set(&raw_opts, "pkt_size", "1316", 0);
+    AvDictionaryPtr io_options(raw_opts);
+    raw_opts = io_options.release();
+    const int opened = avio_open2(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE, nullptr, &raw_opts);
+    io_options.reset(raw_opts);
+    AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + temp_path_ + "'");
     AV_CHECK_AS(OutputError, avformat_write_header(output_.get(), nullptr), "'" + o.path + "': cannot write header");
     open_ = true;
   }
@@ -83,13 +93,19 @@ class EncodeSink final : public Sink {
     drain();
     AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + o_.path + "': cannot finalise");
     AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + o_.path + "': cannot close");
+    if (streaming_) {
+      spdlog::info("streamed {} frames to {} ({})", frames_, o_.path, encoder_->codec->name);
+      return;
+    }
     std::error_code ec;
     std::filesystem::rename(temp_path_, o_.path, ec);
     if (ec) throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
     spdlog::info("wrote {} ({} frames, {})", o_.path, frames_, encoder_->codec->name);
   }
 
-  std::string describe() const override { return std::string("encode ") + encoder_->codec->name + " -> " + o_.path; }
+  std::string describe() const override {
+    return std::string(streaming_ ? "stream mpegts " : "encode ") + encoder_->codec->name + " -> " + o_.path;
+  }
 
  private:
   bool try_open(const AVCodec* codec) {
@@ -104,11 +120,14 @@ class EncodeSink final : public Sink {
     encoder_->color_range = o_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     encoder_->colorspace = o_.colour.standard == ColourStandard::bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
     encoder_->thread_count = o_.threads;
-    encoder_->gop_size = static_cast<int>(rate.num / std::max(1, rate.den)) * 2;
+    const int fps = std::max(1, static_cast<int>(rate.num / std::max(1, rate.den)));
+    // A viewer joining a stream waits for the next keyframe: one a second.
+    encoder_->gop_size = streaming_ ? fps : fps * 2;
     if (output_->oformat->flags & AVFMT_GLOBALHEADER) encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (std::string(codec->name) == "libx264") {
       av_opt_set(encoder_->priv_data, "preset", o_.preset.c_str(), 0);
       av_opt_set_int(encoder_->priv_data, "crf", o_.crf, 0);
+      if (streaming_) av_opt_set(encoder_->priv_data, "tune", "zerolatency", 0);
     }
     const int ret = avcodec_open2(encoder_.get(), codec, nullptr);
     if (ret < 0) {
@@ -143,6 +162,7 @@ class EncodeSink final : public Sink {
   }
 
   SinkOptions o_;
+  bool streaming_;
   std::string temp_path_;
   AvOutputPtr output_;
   AvCodecContextPtr encoder_;
@@ -163,6 +183,7 @@ class NullSink final : public Sink {
 
 std::unique_ptr<Sink> make_sink(const SinkOptions& options) {
   if (options.kind == "null") return std::make_unique<NullSink>();
+  if (options.kind == "display") return make_display_sink(options);
   return std::make_unique<EncodeSink>(options);
 }
 

@@ -25,7 +25,9 @@ struct ExecutorOptions {
   int batch_size = 1;
   std::size_t chunk_bytes = 0;  // 0: one copy per frame
   int device = 0;
-  YuvLayout layout;             // every frame's layout (from the reader)
+  // The frame layout of each input (DecodedFrame::source indexes it). Frames of
+  // several inputs can share a batch: preprocessing runs per input, inference once.
+  std::vector<YuvLayout> layouts;
   int net_width = 416, net_height = 416;
   LetterboxAlign align = LetterboxAlign::top_left;
   Normalisation norm = tiny_face_normalisation();
@@ -53,10 +55,13 @@ class Executor {
   // recorded in `metrics` as compute wait, then copy wait, by what was pending.
   virtual void wait_idle(int slot, RunMetrics& metrics) = 0;
   // Queues upload, GPU stage and download of `frames`; frame i's result goes to
-  // outputs[i] (host buffers of layout.frame_bytes). In sync mode this returns
-  // only when all of it is done.
+  // outputs[i] (a host buffer of its input's layout.frame_bytes). Frames of one input
+  // must be consecutive (see runs_of). In sync mode this returns only when all of it is done.
   virtual void submit(int slot, std::span<const DecodedFrame> frames,
                       std::span<std::uint8_t* const> outputs, RunMetrics& metrics) = 0;
+  // Switches copies between blocking and queued from the next submit on (the
+  // display's s key); the GPU executor only, and only if it was built async.
+  virtual void set_mode(CopyMode) {}
   // Blocks until the slot's batch is done; then its timings are valid.
   virtual BatchTimings wait_done(int slot) = 0;
   // The network input the slot's last batch produced (planar RGB float), for tests.
@@ -64,6 +69,24 @@ class Executor {
   // Per frame of the slot's last batch; valid after wait_done().
   virtual std::vector<DetectionList> detections(int slot) = 0;
 };
+
+// Consecutive frames of one input in a batch: they share layout, letterbox and colour
+// matrix, so their preprocessing and overlay kernels run as one launch.
+struct FrameRun {
+  int first = 0, count = 0, source = 0;
+};
+std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames);
+
+// Where frame i of a batch starts in a slot's packed buffers, and how big they are.
+struct BatchPacking {
+  std::vector<std::size_t> yuv, bgr;  // byte offsets
+  std::size_t yuv_bytes = 0, bgr_bytes = 0;
+};
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts);
+
+// The largest frame of any input, for sizing buffers.
+std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts);
+std::size_t max_pixels(const std::vector<YuvLayout>& layouts);
 
 // Overlay style for a frame size: lines and text that stay visible at 4K.
 OverlayStyle overlay_style_for(const YuvLayout& layout);

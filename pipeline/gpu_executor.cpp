@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 #include <optional>
 
 #include "cuda_raii.hpp"
@@ -32,13 +33,15 @@ struct Slot {
   cudaStream_t stream = nullptr;
   int stream_index = 0;
   int frames = 0;
+  std::size_t h2d_bytes = 0, d2h_bytes = 0;
   bool used = false;
 };
 
 class GpuExecutor final : public Executor {
  public:
-  explicit GpuExecutor(const ExecutorOptions& o)
-      : o_(o), lb_(make_letterbox(o.layout.width, o.layout.height, o.net_width, o.net_height, o.align)) {
+  explicit GpuExecutor(const ExecutorOptions& o) : o_(o) {
+    for (const YuvLayout& l : o.layouts)
+      letterboxes_.push_back(make_letterbox(l.width, l.height, o.net_width, o.net_height, o.align));
     CUDA_CHECK(cudaSetDevice(o.device));
     // Blocking waits yield the CPU to the decoder threads instead of spinning.
     const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
@@ -53,6 +56,7 @@ class GpuExecutor final : public Executor {
     CUDA_CHECK(cudaMemcpy(atlas_pixels_.as(), atlas.pixels.data(), atlas.pixels.size(), cudaMemcpyHostToDevice));
     atlas_ = atlas.view(atlas_pixels_.as());
     const bool sync = o.mode == CopyMode::sync;
+    requested_mode_ = o.mode;
     const int stream_count = sync ? 0 : std::max(1, o.streams);
     for (int i = 0; i < stream_count; ++i) streams_.emplace_back();
     // Two slots per stream: one being filled while the other's work runs.
@@ -79,11 +83,11 @@ class GpuExecutor final : public Executor {
 
   void allocate_slots(bool sync, int stream_count, int batch) {
     const ExecutorOptions& o = o_;
-    const std::size_t pixels = static_cast<std::size_t>(o.layout.width) * o.layout.height;
+    const std::size_t pixels = max_pixels(o.layouts);
     const std::size_t net_pixels = static_cast<std::size_t>(o.net_width) * o.net_height;
     for (int i = 0; i < static_cast<int>(slots_.size()); ++i) {
       Slot& s = slots_[i];
-      s.yuv = cuda::DeviceBuffer(batch * o.layout.frame_bytes);
+      s.yuv = cuda::DeviceBuffer(batch * max_frame_bytes(o.layouts));
       s.bgr = cuda::DeviceBuffer(batch * pixels * 3);
       s.boxed = cuda::DeviceBuffer(batch * net_pixels * 3);
       s.tensor = cuda::DeviceBuffer(batch * net_pixels * 3 * sizeof(float));
@@ -116,57 +120,74 @@ class GpuExecutor final : public Executor {
   void submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
               RunMetrics& metrics) override {
     NvtxRange range("submit");
+    sync_now_ = requested_mode_ == CopyMode::sync;
     Slot& s = slots_[slot];
     s.used = true;
     s.frames = static_cast<int>(frames.size());
-    const std::size_t fb = o_.layout.frame_bytes;
+    s.h2d_bytes = s.d2h_bytes = 0;
+    const BatchPacking pack = pack_batch(frames, o_.layouts);
+    const std::vector<FrameRun> runs = runs_of(frames);
+    const std::size_t net_bytes = static_cast<std::size_t>(o_.net_width) * o_.net_height * 3;
     s.start.record(s.stream);
-    for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + i * fb, frames[i].data(), metrics);
+    for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], metrics);
     join_chunks(s);
     s.h2d_done.record(s.stream);
 
-    const std::size_t pixels = static_cast<std::size_t>(o_.layout.width) * o_.layout.height;
-    // Frames of one batch share a stream and therefore its colour metadata.
-    launch_yuv_to_bgr(s.yuv.as(), o_.layout, s.frames, matrix_for(frames[0].colour), s.bgr.as(),
-                      pixels * 3, s.stream);
-    launch_resize_letterbox(s.bgr.as(), o_.layout.width, o_.layout.height, pixels * 3, s.frames, lb_,
-                            s.boxed.as(), static_cast<std::size_t>(o_.net_width) * o_.net_height * 3,
-                            s.stream);
+    for (const FrameRun& r : runs) {
+      const YuvLayout& l = o_.layouts[r.source];
+      const std::size_t bgr_stride = static_cast<std::size_t>(l.width) * l.height * 3;
+      // Frames of one input share its colour metadata.
+      launch_yuv_to_bgr(s.yuv.as() + pack.yuv[r.first], l, r.count, matrix_for(frames[r.first].colour),
+                        s.bgr.as() + pack.bgr[r.first], bgr_stride, s.stream);
+      launch_resize_letterbox(s.bgr.as() + pack.bgr[r.first], l.width, l.height, bgr_stride, r.count,
+                              letterboxes_[r.source], s.boxed.as() + r.first * net_bytes, net_bytes, s.stream);
+    }
     launch_normalise(s.boxed.as(), o_.net_width, o_.net_height, s.frames, o_.norm, s.tensor.as<float>(),
                      s.stream);
     s.preprocess_done.record(s.stream);
     auto* detections = s.detections.as<DetectionList>();
     if (net_) {
+      // One inference launch for the whole batch, whichever inputs its frames came from.
       const float* out = net_->run(s.tensor.as<float>(), s.frames, *s.net_scratch, s.stream);
-      launch_decode_faces(out, s.frames, net_->cells(), lb_, o_.score_threshold, o_.iou_threshold, detections,
-                          s.stream);
+      const std::size_t out_per_image = static_cast<std::size_t>(TinyFaceWeights::outputs) * net_->cells() * net_->cells();
+      for (const FrameRun& r : runs)
+        launch_decode_faces(out + r.first * out_per_image, r.count, net_->cells(), letterboxes_[r.source],
+                            o_.score_threshold, o_.iou_threshold, detections + r.first, s.stream);
     }
     s.infer_done.record(s.stream);
-    if (net_ && o_.draw_boxes)
-      launch_draw_detections(s.yuv.as(), o_.layout, s.frames, detections, atlas_, overlay_style_for(o_.layout),
-                             s.stream);
-    if (o_.draw_hud)
-      launch_draw_hud(s.yuv.as(), o_.layout, s.frames, metrics.hud_text(), atlas_, hud_scale_for(o_.layout),
-                      s.stream);
+    const HudText hud = metrics.hud_text();
+    for (const FrameRun& r : runs) {
+      const YuvLayout& l = o_.layouts[r.source];
+      std::uint8_t* yuv = s.yuv.as() + pack.yuv[r.first];
+      if (net_ && o_.draw_boxes)
+        launch_draw_detections(yuv, l, r.count, detections + r.first, atlas_, overlay_style_for(l), s.stream);
+      if (o_.draw_hud) launch_draw_hud(yuv, l, r.count, hud, atlas_, hud_scale_for(l), s.stream);
+    }
     s.compute_done.record(s.stream);
-    if (o_.mode == CopyMode::sync) {
+    if (sync_now_) {
       ScopedWait wait(metrics, WaitKind::compute, o_.clock_origin);
       CUDA_CHECK(cudaStreamSynchronize(s.stream));
     }
     for (std::size_t i = 0; i < frames.size(); ++i) {
+      const std::size_t fb = o_.layouts[frames[i].source].frame_bytes;
+      s.d2h_bytes += fb;
       ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
-      if (o_.mode == CopyMode::sync)
-        CUDA_CHECK(cudaMemcpy(outputs[i], s.yuv.as() + i * fb, fb, cudaMemcpyDeviceToHost));
+      if (sync_now_)
+        CUDA_CHECK(cudaMemcpy(outputs[i], s.yuv.as() + pack.yuv[i], fb, cudaMemcpyDeviceToHost));
       else
-        CUDA_CHECK(cudaMemcpyAsync(outputs[i], s.yuv.as() + i * fb, fb, cudaMemcpyDeviceToHost, s.stream));
+        CUDA_CHECK(cudaMemcpyAsync(outputs[i], s.yuv.as() + pack.yuv[i], fb, cudaMemcpyDeviceToHost, s.stream));
     }
     if (net_) {
       ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
       CUDA_CHECK(cudaMemcpyAsync(s.host_detections.data(), detections, s.frames * sizeof(DetectionList),
                                  cudaMemcpyDeviceToHost, s.stream));
-      if (o_.mode == CopyMode::sync) CUDA_CHECK(cudaStreamSynchronize(s.stream));
+      if (sync_now_) CUDA_CHECK(cudaStreamSynchronize(s.stream));
     }
     s.d2h_done.record(s.stream);
+  }
+
+  void set_mode(CopyMode mode) override {
+    if (o_.mode == CopyMode::async) requested_mode_ = mode;
   }
 
   BatchTimings wait_done(int slot) override {
@@ -180,7 +201,8 @@ class GpuExecutor final : public Executor {
     t.d2h_ms = s.d2h_done.ms_since(s.compute_done);
     t.gpu_begin = origin_host_ + s.start.ms_since(origin_) / 1e3;
     t.gpu_end = origin_host_ + s.d2h_done.ms_since(origin_) / 1e3;
-    t.h2d_bytes = t.d2h_bytes = s.frames * o_.layout.frame_bytes;
+    t.h2d_bytes = s.h2d_bytes;
+    t.d2h_bytes = s.d2h_bytes;
     t.stream = s.stream_index;
     return t;
   }
@@ -202,12 +224,19 @@ class GpuExecutor final : public Executor {
   }
 
  private:
-  void upload(Slot& s, std::uint8_t* dst, const std::uint8_t* src, RunMetrics& metrics) {
-    const std::size_t bytes = o_.layout.frame_bytes;
+  void upload(Slot& s, std::uint8_t* dst, const DecodedFrame& frame, RunMetrics& metrics) {
+    const YuvLayout& l = o_.layouts[frame.source];
+    if (frame.on_device()) {
+      copy_from_nvdec(s, dst, l, *frame.frame, metrics);
+      return;
+    }
+    const std::uint8_t* src = frame.data();
+    const std::size_t bytes = l.frame_bytes;
+    s.h2d_bytes += bytes;
     // Time inside the call is host time blocked on the copy: all of it for cudaMemcpy,
     // the staging for pageable cudaMemcpyAsync, next to nothing for pinned.
     ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
-    if (o_.mode == CopyMode::sync) {
+    if (sync_now_) {
       CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
       return;
     }
@@ -225,6 +254,23 @@ class GpuExecutor final : public Executor {
     }
   }
 
+  // An NVDEC frame is already on the device, in NVDEC's pitch: a device-to-device copy
+  // into the slot's layout (no bytes cross PCIe, so none count as H2D).
+  void copy_from_nvdec(Slot& s, std::uint8_t* dst, const YuvLayout& l, const AVFrame& f, RunMetrics& metrics) {
+    const std::size_t row_bytes[2] = {static_cast<std::size_t>(l.width), 2 * static_cast<std::size_t>(l.chroma_width())};
+    const std::size_t rows[2] = {static_cast<std::size_t>(l.height), static_cast<std::size_t>(l.chroma_height())};
+    for (int p = 0; p < 2; ++p) {
+      if (sync_now_) {
+        ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+        CUDA_CHECK(cudaMemcpy2D(dst + l.offset[p], l.pitch[p], f.data[p], f.linesize[p], row_bytes[p], rows[p],
+                                cudaMemcpyDeviceToDevice));
+      } else {
+        CUDA_CHECK(cudaMemcpy2DAsync(dst + l.offset[p], l.pitch[p], f.data[p], f.linesize[p], row_bytes[p], rows[p],
+                                     cudaMemcpyDeviceToDevice, s.stream));
+      }
+    }
+  }
+
   void join_chunks(Slot& s) {
     if (s.chunk_done.empty()) return;
     for (std::size_t k = 0; k < streams_.size(); ++k) {
@@ -235,7 +281,7 @@ class GpuExecutor final : public Executor {
   }
 
   ExecutorOptions o_;
-  Letterbox lb_;
+  std::vector<Letterbox> letterboxes_;
   std::string name_;
   std::vector<cuda::Stream> streams_;
   std::vector<Slot> slots_;
@@ -244,6 +290,8 @@ class GpuExecutor final : public Executor {
   GlyphAtlasView atlas_;
   cuda::Event origin_;
   double origin_host_ = 0;
+  std::atomic<CopyMode> requested_mode_{CopyMode::async};
+  bool sync_now_ = false;  // requested_mode_ as of this submit
 };
 
 }  // namespace

@@ -93,12 +93,14 @@ double RunMetrics::hud_fps() const {
   return live_fps_;
 }
 
-Summary RunMetrics::summarise(double end_time) const {
+Summary RunMetrics::summarise(double end_time, int inputs) const {
   std::lock_guard lock(mutex_);
   Summary s;
   s.frames = static_cast<std::int64_t>(frames_.size());
   s.frames_dropped = dropped_;
   s.wall_s = end_time;
+  s.input_frames_measured.assign(inputs, 0);
+  s.input_fps.assign(inputs, 0.0);
   if (frames_.empty()) return s;
   std::vector<FrameRecord> sorted = frames_;
   std::sort(sorted.begin(), sorted.end(),
@@ -114,9 +116,10 @@ Summary RunMetrics::summarise(double end_time) const {
   }
   const double hi = sorted.back().sink_at;
   s.first_frame_s = sorted.front().sink_at;
-  for (const FrameRecord& r : sorted) {  // detections count over the whole run
+  for (const FrameRecord& r : sorted) {  // detections and latency bound over the whole run
     s.faces += r.faces;
     s.frames_with_faces += r.faces > 0;
+    s.latency_frames_max = std::max(s.latency_frames_max, r.latency_frames);
   }
   s.frames_measured = static_cast<std::int64_t>(sorted.size() - first);
   s.measured_s = hi - lo;
@@ -130,6 +133,7 @@ Summary RunMetrics::summarise(double end_time) const {
   double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
   for (std::size_t i = first; i < sorted.size(); ++i) {
     const FrameRecord& r = sorted[i];
+    if (r.source >= 0 && r.source < inputs) ++s.input_frames_measured[r.source];
     gpu.push_back({r.gpu_begin, r.gpu_end});
     decode.push_back(r.decode_ms);
     h2d.push_back(r.h2d_ms);
@@ -144,6 +148,7 @@ Summary RunMetrics::summarise(double end_time) const {
     h2d_s += r.h2d_ms / 1e3;
     d2h_s += r.d2h_ms / 1e3;
   }
+  for (int i = 0; i < inputs; ++i) s.input_fps[i] = s.input_frames_measured[i] / s.measured_s;
   s.gpu_busy_share = union_length(gpu, lo, hi) / s.measured_s;
   s.decode = stage_stats(decode);
   s.h2d = stage_stats(h2d);

@@ -22,6 +22,10 @@ struct FrameRecord {
   int faces = 0;
   int stream = 0;      // the batch's stream, for the trace
   int batch = 1;       // frames that shared the batch (the *_ms above are per frame)
+  int source = 0;      // which input
+  // Frames its input decoded after it before it left the sink: latency in frames,
+  // which the live drop policy bounds whatever the machine's speed.
+  std::int64_t latency_frames = 0;
 };
 
 // What the submitting thread was blocked on.
@@ -50,6 +54,10 @@ struct Summary {
   std::int64_t faces = 0, frames_with_faces = 0;
   double h2d_gbps = 0, d2h_gbps = 0;
   bool warmup_skipped = false;  // too few frames to leave the warm-up out
+  std::int64_t latency_frames_max = 0;
+  // Per input, over the same window as fps.
+  std::vector<std::int64_t> input_frames_measured;
+  std::vector<double> input_fps;
 };
 
 // Length of the union of `intervals` inside [lo, hi].
@@ -69,7 +77,8 @@ class RunMetrics {
   // "fps 123.4  copy-wait 12.3%" from the last live_line(), for the overlay.
   HudText hud_text() const;
   double hud_fps() const;
-  Summary summarise(double end_time) const;
+  // `inputs`: how many inputs there were (per-input figures are sized to it).
+  Summary summarise(double end_time, int inputs = 1) const;
   // Chrome/Perfetto trace (Trace Event Format) of the run: see trace.cpp.
   void write_trace(const std::string& path, const std::string& device) const;
 

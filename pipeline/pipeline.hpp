@@ -2,6 +2,7 @@
 // (one thread, one frame at a time) or the async driver (DESIGN.md's threads).
 #pragma once
 #include <atomic>
+#include <exception>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -23,10 +24,15 @@ struct RunResult {
   std::int64_t decode_errors = 0;
   MemorySample memory_after_warmup, memory_at_end;
   nlohmann::json report;
+  // Set when the run ended on an error (lost source, write failure...): the outputs
+  // are finalised and the figures cover what got through; the caller reports it.
+  std::exception_ptr error;
 };
 
 // Runs the whole pipeline; `stop` (may be null) ends it early but cleanly: frames
-// already read are finished and the output file is finalised.
+// already read are finished and the output file is finalised. Errors before the
+// pipeline starts (bad input, config, CUDA) throw; errors during it come back in
+// RunResult::error.
 RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop);
 
 std::string mode_label(const Config& config);

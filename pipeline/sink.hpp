@@ -4,6 +4,7 @@ extern "C" {
 #include <libavutil/buffer.h>
 }
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -27,8 +28,15 @@ class Sink {
   virtual std::string describe() const = 0;
 };
 
+// Keys pressed in the display window, read by the pipeline.
+struct LiveControls {
+  std::atomic<bool> quit{false};        // q: stop cleanly
+  std::atomic<int> mode_toggles{0};     // s: switch sync/async copies
+  std::atomic<bool> sync{false};        // what the copies are now, for the window's label
+};
+
 struct SinkOptions {
-  std::string kind = "encode";    // encode | null
+  std::string kind = "encode";    // encode | stream | display | null
   std::string path = "out.mp4";
   std::string codec = "auto";     // auto (NVENC if usable, else libx264) or an encoder name
   std::string preset = "veryfast";
@@ -37,8 +45,12 @@ struct SinkOptions {
   double fps = 30;
   YuvLayout layout;
   FrameColour colour;
+  std::string title = "vidpipe";  // display: the window's name
+  LiveControls* controls = nullptr;
 };
 
 std::unique_ptr<Sink> make_sink(const SinkOptions& options);
+// Built only with OpenCV highgui (VIDPIPE_DISPLAY); otherwise it throws ConfigError.
+std::unique_ptr<Sink> make_display_sink(const SinkOptions& options);
 
 }  // namespace vidpipe

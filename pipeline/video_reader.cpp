@@ -1,12 +1,13 @@
 #include "video_reader.hpp"
 
 extern "C" {
-#include <libavdevice/avdevice.h>
+#include <libavutil/hwcontext.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
 #include <libswscale/swscale.h>
 }
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
@@ -15,6 +16,7 @@ extern "C" {
 
 #include "errors.hpp"
 #include "frame_layout.hpp"
+#include "nvdec.hpp"
 
 namespace vidpipe {
 
@@ -23,6 +25,7 @@ namespace {
 constexpr int max_dimension = 16384;
 // H.264/HEVC keep up to 16 reference frames, and each frame thread holds one more.
 constexpr int decoder_reference_frames = 16;
+constexpr int max_backoff_ms = 8000;
 
 bool decodes_into_pool(int format, bool nv12) {
   return nv12 ? format == AV_PIX_FMT_NV12
@@ -50,20 +53,15 @@ bool matches_layout(const AVFrame& f, const YuvLayout& l, const FramePool& pool)
 
 VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
   info_.uri = options.uri;
-  const AVInputFormat* format = nullptr;
-  if (options.uri.rfind("/dev/video", 0) == 0) {
-    avdevice_register_all();
-    format = av_find_input_format("v4l2");
+  try {
+    input_ = open_input(options.uri, options.camera, deadline_, options.live ? options.timeout_s : 0);
+  } catch (const InputError& e) {
+    // A network sender may start after us; a missing camera or file will not appear.
+    if (!options.live || is_camera_uri(options.uri) || options.reconnect_attempts == 0) throw;
+    spdlog::warn("{}; retrying", e.what());
+    input_ = open_with_retries(e.what(), nullptr);
+    if (!input_) throw InputError("'" + options.uri + "': stopped before the input opened");
   }
-  std::error_code size_error;
-  if (std::filesystem::is_regular_file(options.uri, size_error) && std::filesystem::file_size(options.uri, size_error) == 0)
-    throw InputError("input '" + options.uri + "' is an empty file");
-  AVFormatContext* raw = nullptr;
-  AV_CHECK_AS(InputError, avformat_open_input(&raw, options.uri.c_str(), format, nullptr),
-              "cannot open input '" + options.uri + "'");
-  input_.reset(raw);
-  AV_CHECK_AS(InputError, avformat_find_stream_info(input_.get(), nullptr),
-              "cannot read stream info of '" + options.uri + "'");
   const AVCodec* codec = nullptr;
   stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (stream_index_ == AVERROR_DECODER_NOT_FOUND)
@@ -75,15 +73,60 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
       par->height > max_dimension)
     throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
                      "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");
+  open_decoder(codec, par);
 
+  info_.codec = codec->name;
+  const char* fmt_name = av_get_pix_fmt_name(nvdec_ ? AV_PIX_FMT_NV12 : decoder_->pix_fmt);
+  info_.pixel_format = fmt_name ? fmt_name : "unknown";
+  info_.decoder = nvdec_ ? "nvdec" : "cpu";
+  info_.width = par->width;
+  info_.height = par->height;
+  const AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
+  if (rate.num > 0 && rate.den > 0) info_.fps = av_q2d(rate);
+  info_.frame_count = options.live ? 0 : stream->nb_frames;
+  info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
+
+  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->height);
+  // NVDEC writes NV12 on the device; the executor copies it into this layout there.
+  const bool nv12 = nvdec_ || decoder_->pix_fmt == AV_PIX_FMT_NV12;
+  alloc_width_ = par->width;
+  alloc_height_ = par->height;
+  int linesize_align[AV_NUM_DATA_POINTERS];
+  if (!nvdec_ && decodes_into_pool(decoder_->pix_fmt, nv12))
+    avcodec_align_dimensions2(decoder_.get(), &alloc_width_, &alloc_height_, linesize_align);
+  layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_, nv12);
+
+  const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
+  // With NVDEC the host pool only takes frames that arrive in software after all.
+  const int pool_frames = options.pool_frames > 0 ? options.pool_frames
+                          : nvdec_                ? options.in_flight + 2
+                                                  : decoder_reference_frames + threads + options.in_flight + 2;
+  pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
+  spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", options.uri, info_.codec,
+               info_.width, info_.height, info_.pixel_format, info_.fps,
+               nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,
+               layout_.frame_bytes / 1e6, to_string(options.memory));
+}
+
+void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* par) {
+  const std::string& uri = options_.uri;
   decoder_.reset(avcodec_alloc_context3(codec));
   if (!decoder_) throw std::bad_alloc();
-  AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par),
-              "'" + options.uri + "': bad codec parameters");
-  decoder_->thread_count = options.threads;
-  decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par), "'" + uri + "': bad codec parameters");
+  if (options_.decoder == "nvdec") {
+    std::string why;
+    nvdec_ = NvdecDecoder::try_create(codec, options_.cuda_device, why);
+    if (!nvdec_) spdlog::warn("'{}': reader.decoder nvdec unavailable ({}); decoding on the CPU", uri, why);
+  }
   decoder_->opaque = this;
   decoder_->get_buffer2 = &VideoReader::get_pool_buffer;
+  if (nvdec_) {
+    nvdec_->attach(decoder_.get(), options_.in_flight + 2);
+    decoder_->thread_count = 1;  // NVDEC decodes; the host thread only parses
+  } else {
+    decoder_->thread_count = options_.threads;
+    decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  }
 #if FF_API_THREAD_SAFE_CALLBACKS
   // FFmpeg 5.x still asks for this flag before it frame-threads a decoder with a
   // custom get_buffer2 (ours is thread-safe: the pool locks). 6.0 drops the field.
@@ -93,35 +136,51 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
 #pragma GCC diagnostic pop
 #endif
   AV_CHECK_AS(InputError, avcodec_open2(decoder_.get(), codec, nullptr),
-              "'" + options.uri + "': cannot open " + codec->name + " decoder");
+              "'" + uri + "': cannot open " + codec->name + " decoder");
+}
 
-  info_.codec = codec->name;
-  const char* fmt_name = av_get_pix_fmt_name(decoder_->pix_fmt);
-  info_.pixel_format = fmt_name ? fmt_name : "unknown";
-  info_.width = par->width;
-  info_.height = par->height;
-  const AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
-  if (rate.num > 0 && rate.den > 0) info_.fps = av_q2d(rate);
-  info_.frame_count = stream->nb_frames;
-  info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
+AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected) {
+  const std::string& uri = options_.uri;
+  int backoff_ms = options_.reconnect_backoff_ms;
+  for (int attempt = 1; attempt <= options_.reconnect_attempts && !stop_; ++attempt) {
+    const double wake = steady_seconds() + backoff_ms / 1e3;
+    while (!stop_ && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (stop_) return nullptr;
+    try {
+      AvInputPtr input = open_input(uri, options_.camera, deadline_, options_.timeout_s);
+      const int index = av_find_best_stream(input.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+      if (index < 0) throw InputError("'" + uri + "': no video stream");
+      const AVCodecParameters* par = input->streams[index]->codecpar;
+      if (expected && (par->width != expected->width || par->height != expected->height))
+        throw InputError(fmt::format("'{}': came back as {}x{}, was {}x{}", uri, par->width, par->height,
+                                     expected->width, expected->height));
+      spdlog::info("'{}': connected (attempt {} of {})", uri, attempt, options_.reconnect_attempts);
+      return input;
+    } catch (const InputError& e) {
+      spdlog::warn("'{}': attempt {} of {} failed: {}", uri, attempt, options_.reconnect_attempts, e.what());
+    }
+    backoff_ms = std::min(backoff_ms * 2, max_backoff_ms);
+  }
+  if (stop_) return nullptr;
+  throw InputError(fmt::format("'{}': {}; gave up after {} reconnect attempts", uri, cause,
+                               options_.reconnect_attempts));
+}
 
-  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->height);
-  const bool nv12 = decoder_->pix_fmt == AV_PIX_FMT_NV12;
-  alloc_width_ = par->width;
-  alloc_height_ = par->height;
-  int linesize_align[AV_NUM_DATA_POINTERS];
-  if (decodes_into_pool(decoder_->pix_fmt, nv12))
-    avcodec_align_dimensions2(decoder_.get(), &alloc_width_, &alloc_height_, linesize_align);
-  layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_, nv12);
-
-  const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
-  const int pool_frames = options.pool_frames > 0
-                              ? options.pool_frames
-                              : decoder_reference_frames + threads + options.in_flight + 2;
-  pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
-  spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {} decoder threads, pool {} x {:.1f} MB {}",
-               options.uri, info_.codec, info_.width, info_.height, info_.pixel_format, info_.fps,
-               threads, pool_frames, layout_.frame_bytes / 1e6, to_string(options.memory));
+void VideoReader::reconnect(int error) {
+  const std::string cause = deadline_.fired()    ? fmt::format("no data for {:.1f} s", options_.timeout_s)
+                            : error == AVERROR_EOF ? std::string("the sender closed the stream")
+                                                   : av_error_string(error);
+  spdlog::warn("'{}': source lost after frame {} ({})", options_.uri, next_index_, cause);
+  input_.reset();  // a UDP port can be bound once: let go of it before listening again
+  AvInputPtr input = open_with_retries(fmt::format("source lost after frame {} ({})", next_index_, cause), &layout_);
+  if (!input) {  // stopping
+    input_done_ = true;
+    return;
+  }
+  input_ = std::move(input);
+  stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  avcodec_flush_buffers(decoder_.get());  // drop the half-decoded picture of the old connection
+  ++reconnects_;
 }
 
 VideoReader::~VideoReader() {
@@ -153,7 +212,14 @@ int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags)
 
 bool VideoReader::feed_decoder() {
   while (!input_done_) {
+    // The deadline covers only the wait for data, not the decoding in between.
+    if (options_.live) deadline_.arm(options_.timeout_s);
     const int ret = av_read_frame(input_.get(), packet_.get());
+    deadline_.arm(0);
+    if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stop_) {
+      reconnect(ret);
+      continue;
+    }
     if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
       // Restart only if this pass read something: an empty stream must not spin.
       if (options_.loop && !stop_ && packets_this_pass_ > 0) {
@@ -251,8 +317,20 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
   return out;
 }
 
+AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
+  const auto* frames = reinterpret_cast<const AVHWFramesContext*>(decoded->hw_frames_ctx->data);
+  if (frames->sw_format != AV_PIX_FMT_NV12)
+    throw InputError(fmt::format("'{}': frame {}: NVDEC delivers {} (not 8-bit 4:2:0); use reader.decoder: cpu",
+                                 options_.uri, next_index_, av_get_pix_fmt_name(frames->sw_format)));
+  if (decoded->width != layout_.width || decoded->height != layout_.height)
+    throw InputError(fmt::format("'{}': frame {} changes size to {}x{} (mid-stream resolution changes are not "
+                                 "supported)", options_.uri, next_index_, decoded->width, decoded->height));
+  nvdec_->wait_frame();
+  return decoded;
+}
+
 void VideoReader::pace(std::int64_t index) {
-  if (!options_.realtime) return;
+  if (!options_.realtime || options_.live) return;
   const double now = steady_seconds();
   if (pace_start_ < 0) pace_start_ = now;
   const double due = pace_start_ + index / info_.fps;
@@ -266,12 +344,14 @@ std::optional<DecodedFrame> VideoReader::next() {
   const double started = steady_seconds();
   AvFramePtr decoded = make_frame();
   if (!receive_into(decoded.get())) return std::nullopt;
-  AvFramePtr frame = to_pool_layout(std::move(decoded));
+  AvFramePtr frame = decoded->format == AV_PIX_FMT_CUDA ? from_device(std::move(decoded))
+                                                        : to_pool_layout(std::move(decoded));
   if (!frame) return std::nullopt;
   pace(next_index_);
   DecodedFrame out;
   out.colour = colour_of(*frame);
   out.frame = std::move(frame);
+  out.source = source_;
   out.index = next_index_++;
   const double now = steady_seconds();
   out.decoded_at = now - clock_origin_;

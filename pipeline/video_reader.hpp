@@ -15,6 +15,7 @@
 #include "frame_colour.hpp"
 #include "frame_pool.hpp"
 #include "image_types.hpp"
+#include "input_open.hpp"
 
 struct SwsContext;
 
@@ -30,6 +31,16 @@ struct ReaderOptions {
   int in_flight = 8;             // frames the rest of the pipeline may hold at once
   // A pool wait this long means the decoder itself holds every buffer: a deadlock.
   std::chrono::milliseconds pool_timeout{30000};
+  CameraOptions camera;
+  // Live inputs (network, camera): no data for `timeout_s` means the source is lost;
+  // the reader reopens it up to `reconnect_attempts` times, waiting `reconnect_backoff_ms`
+  // (doubling, at most 8 s) before each try.
+  bool live = false;
+  double timeout_s = 3.0;
+  int reconnect_attempts = 5;
+  int reconnect_backoff_ms = 500;
+  std::string decoder = "cpu";   // cpu | nvdec (falls back to cpu with a note)
+  int cuda_device = 0;
 };
 
 struct VideoInfo {
@@ -42,16 +53,23 @@ struct VideoInfo {
   std::int64_t frame_count = 0;  // 0 when the container does not say
   bool is_still = false;
   FrameColour colour;            // from the container; frames may refine it
+  std::string decoder = "cpu";   // what decodes: cpu or nvdec
 };
 
 struct DecodedFrame {
-  AvFramePtr frame;              // its buf[0] is a pool buffer laid out as layout()
+  // Host frames: buf[0] is a pool buffer laid out as layout(). NVDEC frames: NV12 in
+  // device memory, planes at data[0..1] with their own pitch.
+  AvFramePtr frame;
+  int source = 0;                // which input, when there are several
   std::int64_t index = 0;
   double decoded_at = 0.0;       // seconds on the pipeline clock
   double decode_ms = 0.0;
   FrameColour colour;
   const std::uint8_t* data() const { return frame->buf[0]->data; }
+  bool on_device() const { return frame->format == AV_PIX_FMT_CUDA; }
 };
+
+class NvdecDecoder;
 
 class VideoReader {
  public:
@@ -68,10 +86,13 @@ class VideoReader {
   // `clock_origin` is the steady-clock time that pipeline timestamps count from.
   std::optional<DecodedFrame> next();
   void set_clock_origin(double origin_seconds) { clock_origin_ = origin_seconds; }
+  // Tags this reader's frames, when there are several inputs.
+  void set_source(int source) { source_ = source; }
   // Thread-safe: makes next() return nullopt soon, unblocking a waiting decoder.
   void request_stop();
   std::int64_t decode_errors() const { return decode_errors_; }
   std::int64_t converted_frames() const { return converted_frames_; }
+  int reconnects() const { return reconnects_; }
 
  private:
   static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
@@ -79,6 +100,12 @@ class VideoReader {
   bool feed_decoder();
   AvFramePtr to_pool_layout(AvFramePtr decoded);
   void pace(std::int64_t index);
+  void open_decoder(const AVCodec* codec, const AVCodecParameters* par);
+  // A live source stopped sending or failed: reopen it, or throw once attempts run out.
+  void reconnect(int error);
+  // Opens the input again, up to the configured attempts with backoff; null if stopped.
+  AvInputPtr open_with_retries(const std::string& cause, const YuvLayout* expected);
+  AvFramePtr from_device(AvFramePtr decoded);
 
   ReaderOptions options_;
   VideoInfo info_;
@@ -101,6 +128,10 @@ class VideoReader {
   double pace_start_ = -1.0;
   std::atomic<bool> stop_{false};
   std::atomic<bool> pool_exhausted_{false};
+  IoDeadline deadline_{stop_};
+  std::unique_ptr<NvdecDecoder> nvdec_;
+  int reconnects_ = 0;
+  int source_ = 0;
 };
 
 }  // namespace vidpipe

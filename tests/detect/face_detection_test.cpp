@@ -38,7 +38,7 @@ double iou(const cv::Rect& a, const Detection& d) {
 // Our detections on a decoded frame, through the CPU executor.
 DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int input_size, float threshold) {
   ExecutorOptions eo;
-  eo.layout = layout;
+  eo.layouts = {layout};
   eo.net_width = eo.net_height = input_size;
   static const auto model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
   eo.model = model;

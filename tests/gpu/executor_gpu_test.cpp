@@ -38,7 +38,7 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
   eo.streams = m.streams;
   eo.batch_size = m.batch;
   eo.chunk_bytes = m.chunk;
-  eo.layout = reader.layout();
+  eo.layouts = {reader.layout()};
   eo.net_width = eo.net_height = 160;
   for (int i = 0; i < 3; ++i) eo.norm.mean[i] = 100.f, eo.norm.scale[i] = 1.f / 64.f;
   eo.draw_hud = false;  // the round trip must give back the uploaded frame unchanged

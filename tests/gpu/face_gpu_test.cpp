@@ -170,11 +170,11 @@ TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
     VideoReader reader(ro);
     auto frame = reader.next();
     ASSERT_TRUE(frame);
-    eo.layout = reader.layout();
+    eo.layouts = {reader.layout()};
     eo.net_width = eo.net_height = size;
     auto cpu = make_cpu_executor(eo);
     RunMetrics m(0);
-    std::vector<std::uint8_t> out(eo.layout.frame_bytes);
+    std::vector<std::uint8_t> out(eo.layouts[0].frame_bytes);
     std::uint8_t* out_ptr = out.data();
     cpu->submit(0, {&*frame, 1}, {&out_ptr, 1}, m);
     const std::vector<float> tensor = cpu->read_tensor(0);
@@ -206,7 +206,7 @@ TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
     if (f->index % 40 == 30) frames.push_back(std::move(*f));  // frames 30, 70, 110, 150
   }
   ExecutorOptions eo;
-  eo.layout = reader.layout();
+  eo.layouts = {reader.layout()};
   eo.batch_size = 4;
   eo.streams = 1;
   eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
@@ -214,7 +214,7 @@ TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
   auto gpu = make_gpu_executor(eo);
   auto cpu = make_cpu_executor(eo);
   RunMetrics m(0);
-  const std::size_t fb = eo.layout.frame_bytes;
+  const std::size_t fb = eo.layouts[0].frame_bytes;
   std::vector<std::vector<std::uint8_t>> g_out(4, std::vector<std::uint8_t>(fb)), c_out = g_out;
   std::vector<std::uint8_t*> g_ptr, c_ptr;
   for (int i = 0; i < 4; ++i) g_ptr.push_back(g_out[i].data()), c_ptr.push_back(c_out[i].data());
