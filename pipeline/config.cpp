@@ -62,7 +62,10 @@ KeySpec boolean(std::string path, bool& (*field)(Config&)) {
 }
 
 KeySpec text(std::string path, std::string& (*field)(Config&)) {
-  return {std::move(path), [=](Config& c, const YAML::Node& n) { field(c) = scalar_as<std::string>(n, "a string"); }};
+  // An empty value (`key:` or --set key=) reads as null: for a string it is "".
+  return {std::move(path), [=](Config& c, const YAML::Node& n) {
+            field(c) = n.IsNull() ? std::string() : scalar_as<std::string>(n, "a string");
+          }};
 }
 
 KeySpec choice(std::string path, std::string& (*field)(Config&), std::vector<std::string> choices) {

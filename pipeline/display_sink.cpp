@@ -52,15 +52,18 @@ class DisplaySink final : public Sink {
   void open_window() {
     const double fit = std::min({1.0, double(initial_max_width) / o_.layout.width,
                                  double(initial_max_height) / o_.layout.height});
-    cv::namedWindow(o_.title, cv::WINDOW_NORMAL | cv::WINDOW_KEEPRATIO);
+    // No toolbar or status bar (Qt builds add them): the window is the picture.
+    cv::namedWindow(o_.title, cv::WINDOW_NORMAL | cv::WINDOW_KEEPRATIO | cv::WINDOW_GUI_NORMAL);
     cv::resizeWindow(o_.title, std::max(1, int(o_.layout.width * fit)), std::max(1, int(o_.layout.height * fit)));
     window_open_ = true;
   }
 
+  // The largest picture of the frame's aspect that fits the window as it is now.
   cv::Size window_size() const {
     const cv::Rect r = cv::getWindowImageRect(o_.title);
-    if (r.width > 0 && r.height > 0) return {r.width, r.height};
-    return {o_.layout.width, o_.layout.height};
+    if (r.width <= 0 || r.height <= 0) return {o_.layout.width, o_.layout.height};
+    const double fit = std::min(double(r.width) / o_.layout.width, double(r.height) / o_.layout.height);
+    return {std::max(2, int(o_.layout.width * fit)), std::max(2, int(o_.layout.height * fit))};
   }
 
   void show(const OutputFrame& frame) {

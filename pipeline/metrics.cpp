@@ -129,7 +129,7 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   s.compute_wait_share = union_length(compute_waits_, lo, hi) / s.measured_s;
 
   std::vector<Interval> gpu;
-  std::vector<double> decode, h2d, compute, preprocess, infer, d2h, sink, latency;
+  std::vector<double> decode, h2d, compute, preprocess, infer, d2h, sink, latency, lag;
   double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
   for (std::size_t i = first; i < sorted.size(); ++i) {
     const FrameRecord& r = sorted[i];
@@ -143,6 +143,7 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
     d2h.push_back(r.d2h_ms);
     sink.push_back(r.sink_ms);
     latency.push_back((r.sink_at - r.decoded_at) * 1e3);
+    lag.push_back(r.live_lag_ms);
     h2d_bytes += r.h2d_bytes;
     d2h_bytes += r.d2h_bytes;
     h2d_s += r.h2d_ms / 1e3;
@@ -158,6 +159,8 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   s.d2h = stage_stats(d2h);
   s.sink = stage_stats(sink);
   s.latency = stage_stats(latency);
+  s.live_lag = stage_stats(lag);
+  s.live_lag_last_ms = sorted.back().live_lag_ms;
   s.h2d_gbps = h2d_s > 0 ? h2d_bytes / h2d_s / 1e9 : 0;
   s.d2h_gbps = d2h_s > 0 ? d2h_bytes / d2h_s / 1e9 : 0;
   return s;

@@ -26,6 +26,11 @@ struct FrameRecord {
   // Frames its input decoded after it before it left the sink: latency in frames,
   // which the live drop policy bounds whatever the machine's speed.
   std::int64_t latency_frames = 0;
+  double stream_s = 0;     // the frame's timestamp in its stream
+  // How much later than the most punctual frame so far this one left the sink,
+  // measured against the stream's own clock: flat when the pipeline keeps up with a
+  // live source (or drops to), growing when frames back up (input.drop: none).
+  double live_lag_ms = 0;
 };
 
 // What the submitting thread was blocked on.
@@ -55,6 +60,8 @@ struct Summary {
   double h2d_gbps = 0, d2h_gbps = 0;
   bool warmup_skipped = false;  // too few frames to leave the warm-up out
   std::int64_t latency_frames_max = 0;
+  StageStats live_lag;
+  double live_lag_last_ms = 0;  // of the last frame out
   // Per input, over the same window as fps.
   std::vector<std::int64_t> input_frames_measured;
   std::vector<double> input_fps;

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <exception>
 #include <filesystem>
 #include <mutex>
@@ -41,6 +42,10 @@ struct Parts {
   std::int64_t expected_frames; // 0: unknown
   bool on_gpu;
   MemorySample* after_warmup;   // taken by the sink thread when the warm-up ends
+  // Per input, sink thread only: the smallest sink time minus stream time so far
+  // (reset when the stream's clock restarts), for the lag behind live.
+  std::vector<double>* live_anchor;
+  std::vector<double>* last_stream_s;
 
   double now() const { return steady_seconds() - origin; }
   bool stopping() const { return (stop && stop->load()) || controls.quit; }
@@ -68,6 +73,13 @@ void deliver(const Parts& p, AvBufferPtr buffer, FrameRecord record, std::int64_
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;
   record.latency_frames = p.sources.decoded(record.source) - 1 - record.index;
+  double& anchor = (*p.live_anchor)[record.source];
+  double& last = (*p.last_stream_s)[record.source];
+  const double offset = record.sink_at - record.stream_s;
+  // The earliest any frame came out relative to its stream clock is "on time".
+  anchor = std::isnan(anchor) || record.stream_s < last ? offset : std::min(anchor, offset);
+  last = record.stream_s;
+  record.live_lag_ms = (offset - anchor) * 1e3;
   p.metrics.add_frame(record);
   if (++delivered == p.config.metrics.warmup_frames) *p.after_warmup = sample_memory(p.on_gpu);
   const std::string line = p.metrics.live_line(record.sink_at);  // also feeds the HUD
@@ -87,6 +99,7 @@ FrameRecord record_for(const DecodedFrame& f, const BatchTimings& t, int batch) 
   r.source = f.source;
   r.decoded_at = f.decoded_at;
   r.decode_ms = f.decode_ms;
+  r.stream_s = f.stream_s;
   // A batch shares one upload, launch and download: each frame carries its share.
   r.h2d_ms = t.h2d_ms / batch;
   r.compute_ms = t.compute_ms / batch;
@@ -456,8 +469,10 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
     expected += n;
   }
   MemorySample after_warmup = sample_memory(device == "gpu");
-  Parts parts{c,       sources,  *executor,     sinks, out_pools, metrics, controls, stop, origin,
-              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, device == "gpu", &after_warmup};
+  std::vector<double> live_anchor(n_inputs, std::nan("")), last_stream_s(n_inputs, 0.0);
+  Parts parts{c,      sources, *executor, sinks, out_pools, metrics, controls, stop, origin,
+              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, device == "gpu", &after_warmup,
+              &live_anchor, &last_stream_s};
   spdlog::info("running {} on {} -> {}{}", mode_label(c), executor->device_name(), sinks.front()->describe(),
                n_inputs > 1 ? fmt::format(" (and {} more, one per input)", n_inputs - 1) : "");
   auto finish_sinks = [&] {

@@ -50,6 +50,8 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
         {"preprocess", stage_json(s.preprocess)}, {"inference", stage_json(s.infer)},
         {"d2h", stage_json(s.d2h)}, {"sink", stage_json(s.sink)}}},
       {"latency", stage_json(s.latency)},
+      {"live_lag", stage_json(s.live_lag)},
+      {"live_lag_last_ms", s.live_lag_last_ms},
       {"faces", s.faces},
       {"frames_with_faces", s.frames_with_faces},
   };

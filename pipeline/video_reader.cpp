@@ -179,7 +179,6 @@ void VideoReader::reconnect(int error) {
   }
   input_ = std::move(input);
   stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
-  avcodec_flush_buffers(decoder_.get());  // drop the half-decoded picture of the old connection
   ++reconnects_;
 }
 
@@ -217,8 +216,10 @@ bool VideoReader::feed_decoder() {
     const int ret = av_read_frame(input_.get(), packet_.get());
     deadline_.arm(0);
     if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stop_) {
-      reconnect(ret);
-      continue;
+      // Let the decoder give up the pictures it still holds before the source is reopened.
+      pending_reconnect_ = ret;
+      avcodec_send_packet(decoder_.get(), nullptr);
+      return true;
     }
     if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
       // Restart only if this pass read something: an empty stream must not spin.
@@ -265,6 +266,12 @@ bool VideoReader::receive_into(AVFrame* out) {
                        std::to_string(pool_->capacity()) +
                        " buffers all held); raise reader.pool_frames");
     if (ret == AVERROR_EOF) {
+      if (pending_reconnect_ != 0) {  // drained: now reopen the lost live source
+        avcodec_flush_buffers(decoder_.get());
+        const int cause = std::exchange(pending_reconnect_, 0);
+        reconnect(cause);
+        continue;
+      }
       if (!input_done_ && options_.loop) {  // drained for a loop restart
         avcodec_flush_buffers(decoder_.get());
         continue;
@@ -352,6 +359,9 @@ std::optional<DecodedFrame> VideoReader::next() {
   out.colour = colour_of(*frame);
   out.frame = std::move(frame);
   out.source = source_;
+  const AVRational tb = input_ ? input_->streams[stream_index_]->time_base : AVRational{1, 1};
+  out.stream_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE ? next_index_ / info_.fps
+                                                                     : out.frame->best_effort_timestamp * av_q2d(tb);
   out.index = next_index_++;
   const double now = steady_seconds();
   out.decoded_at = now - clock_origin_;

@@ -64,6 +64,7 @@ struct DecodedFrame {
   std::int64_t index = 0;
   double decoded_at = 0.0;       // seconds on the pipeline clock
   double decode_ms = 0.0;
+  double stream_s = 0.0;         // the frame's timestamp in its stream
   FrameColour colour;
   const std::uint8_t* data() const { return frame->buf[0]->data; }
   bool on_device() const { return frame->format == AV_PIX_FMT_CUDA; }
@@ -131,6 +132,7 @@ class VideoReader {
   IoDeadline deadline_{stop_};
   std::unique_ptr<NvdecDecoder> nvdec_;
   int reconnects_ = 0;
+  int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
   int source_ = 0;
 };
 

@@ -8,7 +8,7 @@
 
 namespace vidpipe::test {
 
-CommandResult vidpipe(std::string args) {
+std::string vidpipe_command_line(std::string args) {
   const char* env = std::getenv("VIDPIPE_BIN");
   const std::string binary = env ? env : VIDPIPE_BIN_DEFAULT;
   for (const char* sub : {"run ", "bench "}) {
@@ -17,8 +17,12 @@ CommandResult vidpipe(std::string args) {
       args += " --config " + source_dir() + (std::string(sub) == "run " ? "/config/default.yaml" : "/config/bench.yaml");
     args += " --set gpu.model=" + model_dir();
   }
+  return binary + " " + args;
+}
+
+CommandResult vidpipe(std::string args) {
   const std::string log = scratch_dir() + "/run.log";
-  const int code = run_command(binary + " " + args + " >'" + log + "' 2>&1");
+  const int code = run_command(vidpipe_command_line(std::move(args)) + " >'" + log + "' 2>&1");
   std::ifstream in(log);
   return {code, std::string((std::istreambuf_iterator<char>(in)), {})};
 }

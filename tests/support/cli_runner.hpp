@@ -13,6 +13,8 @@ struct CommandResult {
 // `run` and `bench` get the shipped config (default.yaml / bench.yaml) unless the
 // test names another, and the fetched model wherever the test runs from.
 CommandResult vidpipe(std::string args);
+// The same command line, for running it in the background.
+std::string vidpipe_command_line(std::string args);
 
 nlohmann::json read_json(const std::string& path);
 

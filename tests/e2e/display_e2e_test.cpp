@@ -1,0 +1,105 @@
+// The display sink in a real X server (Xvfb): the window shows the frames with the
+// HUD, s switches the copy mode and q ends the run cleanly with a report. Skips
+// where Xvfb or xdotool is missing, or the build has no highgui (the GPU machine's).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "background.hpp"
+#include "cli_runner.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+using namespace std::chrono_literals;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+bool have(const std::string& program) { return test::run_command("command -v " + program + " >/dev/null 2>&1") == 0; }
+
+// The clip's colour, R=32 G=96 B=208, as BT.601 limited-range Y'CbCr.
+constexpr int clip_y = 93, clip_u = 187, clip_v = 92;
+
+TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
+  if (!have("Xvfb") || !have("xdotool")) GTEST_SKIP() << "Xvfb or xdotool not installed: display test skipped";
+  const std::string dir = test::scratch_dir();
+  const auto probe = test::vidpipe("run --set device=cpu --set sink.kind=display --set input.max_frames=0 "
+                                   "--input /no/such/file.mp4");
+  if (probe.output.find("display is not built") != std::string::npos)
+    GTEST_SKIP() << "this vidpipe has no display sink (built without highgui)";
+
+  const std::string clip = dir + "/display-src.mp4";
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i color=c=0x2060D0:size=640x360:rate=30 "
+                              "-frames:v 30 -c:v libx264 -pix_fmt yuv420p " + clip),
+            0);
+  const int display = 90 + static_cast<int>(getpid() % 100);
+  const std::string d = ":" + std::to_string(display);
+  test::Background xvfb("Xvfb " + d + " -screen 0 1280x800x24 -nolisten tcp", dir + "/xvfb.log");
+  const std::string socket = "/tmp/.X11-unix/X" + std::to_string(display);
+  for (int i = 0; i < 250 && !std::filesystem::exists(socket); ++i) std::this_thread::sleep_for(20ms);
+  ASSERT_TRUE(std::filesystem::exists(socket)) << slurp(dir + "/xvfb.log");
+
+  const std::string report = dir + "/display.json";
+  std::filesystem::remove(report);
+  test::Background run("DISPLAY=" + d + " " +
+                           test::vidpipe_command_line("run --input " + clip + " --set device=cpu --set gpu.inference=false "
+                                                      "--set input.loop=true --set input.realtime=true "
+                                                      "--set sink.kind=display --set metrics.warmup_frames=0 --report " +
+                                                      report),
+                       dir + "/display.log");
+  const std::string xdo = "DISPLAY=" + d + " xdotool search --name 'vidpipe: '";
+  bool window = false;
+  for (int i = 0; i < 300 && !window; ++i) {
+    window = test::run_command(xdo + " >/dev/null 2>&1") == 0;
+    if (!window) std::this_thread::sleep_for(50ms);
+  }
+  ASSERT_TRUE(window) << slurp(dir + "/display.log");
+  std::this_thread::sleep_for(2500ms);  // the HUD's fps appears after its first second
+  const std::string shot = dir + "/display-shot.png";
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i " + d +
+                              " -frames:v 1 " + shot),
+            0);
+  ASSERT_EQ(test::run_command(xdo + " windowfocus --sync key s"), 0);
+  std::this_thread::sleep_for(1000ms);
+  ASSERT_EQ(test::run_command(xdo + " windowfocus --sync key q"), 0);
+  const std::optional<int> code = run.wait(15s);
+  const std::string log = slurp(dir + "/display.log");
+  ASSERT_TRUE(code.has_value()) << "q did not end the run:\n" << log;
+  EXPECT_EQ(*code, 0) << log;
+  EXPECT_NE(log.find("copies now sync"), std::string::npos) << "s did not switch the copy mode:\n" << log;
+  ASSERT_TRUE(std::filesystem::exists(report)) << log;
+  EXPECT_GT(test::read_json(report).at("frames").get<int>(), 0);
+
+  // The screenshot: the frame's colour fills the window, and the HUD's white text
+  // sits in its top rows.
+  const test::DecodedVideo screen = test::decode_all(shot);
+  ASSERT_EQ(screen.frames.size(), 1u);
+  const int w = screen.width, h = screen.height;
+  const std::uint8_t* y = screen.frames[0].data();
+  const std::uint8_t* u = y + w * h;
+  const std::uint8_t* v = u + (w / 2) * (h / 2);
+  int x0 = w, y0 = h, x1 = -1, y1 = -1;
+  long matching = 0;
+  for (int r = 0; r < h; ++r)
+    for (int c = 0; c < w; ++c) {
+      const int ci = (r / 2) * (w / 2) + c / 2;
+      if (std::abs(y[r * w + c] - clip_y) < 14 && std::abs(u[ci] - clip_u) < 14 && std::abs(v[ci] - clip_v) < 14) {
+        ++matching;
+        x0 = std::min(x0, c), y0 = std::min(y0, r), x1 = std::max(x1, c), y1 = std::max(y1, r);
+      }
+    }
+  ASSERT_GT(matching, 640L * 360 * 8 / 10) << "the frame's colour is not on screen";
+  long hud_pixels = 0;
+  for (int r = y0; r < y0 + (y1 - y0) / 6; ++r)
+    for (int c = x0; c <= x1; ++c) hud_pixels += y[r * w + c] > 200;
+  EXPECT_GT(hud_pixels, 200) << "no HUD text in the window's top rows";
+}
+
+}  // namespace
+}  // namespace vidpipe

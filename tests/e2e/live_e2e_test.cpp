@@ -1,0 +1,182 @@
+// Live inputs and the network sink, end to end on 127.0.0.1: ffmpeg -re plays a
+// generated clip into vidpipe over UDP or TCP (or receives vidpipe's stream), as a
+// camera server or a viewer would. The CPU path with the detector at 416 runs far
+// below the sender's 30 fps, so the drop policy is exercised on any machine.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <thread>
+
+#include "background.hpp"
+#include "cli_runner.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+using namespace std::chrono_literals;
+using test::Background;
+using test::read_json;
+using test::vidpipe;
+
+std::string scratch(const std::string& name) { return test::scratch_dir() + "/" + name; }
+
+std::string live_clip() {
+  return test::make_clip("live.mp4", 320, 240, 150, "-c:v libx264 -pix_fmt yuv420p -g 15 -r 30");
+}
+
+std::string sender(const std::string& clip, const std::string& url, int frames = 0) {
+  return "ffmpeg -hide_banner -loglevel error -re -i " + clip + (frames > 0 ? " -frames:v " + std::to_string(frames) : "") +
+         " -c copy -f mpegts '" + url + "'";
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+struct LiveRun {
+  int code;
+  std::string log;
+  nlohmann::json report;
+};
+
+// vidpipe reading `url` while `send` plays into it; vidpipe starts first (its
+// first open waits and retries), as a receiver left running would.
+LiveRun receive(const std::string& name, const std::string& url, const std::string& send, const std::string& sets,
+                std::chrono::milliseconds send_after = 300ms) {
+  const std::string report = scratch(name + ".json");
+  std::filesystem::remove(report);
+  Background receiver(test::vidpipe_command_line("run --input '" + url + "' --set device=cpu --report " + report +
+                                                 " --set metrics.warmup_frames=5 --set metrics.live=false " + sets),
+                      scratch(name + ".log"));
+  std::this_thread::sleep_for(send_after);
+  Background playing(send, scratch(name + "-sender.log"));
+  const std::optional<int> code = receiver.wait(60s);
+  LiveRun r{code.value_or(-1), slurp(scratch(name + ".log")), nullptr};
+  if (std::filesystem::exists(report)) r.report = read_json(report);
+  return r;
+}
+
+// Frames a run can hold between decoder and sink on the CPU path: the queue, the one
+// being processed and the sink's queue; the report's bound must stay within it.
+constexpr int cpu_path_hold = 2 /* queue_frames */ + 1 /* slot */ + 1 /* in flight */ + 1 /* to sink */ + 2;
+
+TEST(LiveE2E, UdpDropsOldestFramesAndLatencyStaysBounded) {
+  const int port = test::test_port(0);
+  const std::string url = "udp://127.0.0.1:" + std::to_string(port);
+  const LiveRun r = receive("udp-oldest", url, sender(live_clip(), url),
+                            "--set sink.kind=null --set input.max_frames=90 --set input.queue_frames=2 "
+                            "--set input.drop=oldest");
+  ASSERT_EQ(r.code, 0) << r.log;
+  const auto& in = r.report.at("inputs").at(0);
+  EXPECT_EQ(in.at("live"), true);
+  EXPECT_EQ(in.at("frames_decoded"), 90);
+  // Every decoded frame either reached the sink or was counted as dropped.
+  EXPECT_EQ(r.report.at("frames").get<int>() + in.at("frames_dropped").get<int>(), 90) << r.report.dump(1);
+  EXPECT_GT(in.at("frames_dropped").get<int>(), 0) << "the CPU detector cannot keep up with 30 fps, yet nothing dropped";
+  EXPECT_EQ(r.report.at("frames_dropped"), in.at("frames_dropped"));
+  // Bounded latency: however far the detector is behind 30 fps, a frame out is never
+  // more than the frames the pipeline holds times its time per frame behind live.
+  const double per_frame_ms = 1e3 * r.report.at("measured_s").get<double>() / r.report.at("frames_measured").get<int>();
+  EXPECT_LE(r.report.at("live_lag").at("p99_ms").get<double>(), cpu_path_hold * per_frame_ms) << r.report.dump(1);
+}
+
+TEST(LiveE2E, UdpWithDropNoneKeepsEveryFrameAndFallsBehind) {
+  const int port = test::test_port(1);
+  const std::string url = "udp://127.0.0.1:" + std::to_string(port);
+  const LiveRun r = receive("udp-none", url, sender(live_clip(), url),
+                            "--set sink.kind=null --set input.max_frames=45 --set input.queue_frames=2 "
+                            "--set input.drop=none");
+  ASSERT_EQ(r.code, 0) << r.log;
+  EXPECT_EQ(r.report.at("frames"), 45);
+  EXPECT_EQ(r.report.at("frames_dropped"), 0);
+  // Nothing dropped: the backlog waits in the socket and every frame is processed,
+  // ever later: the last one is more than the pipeline's whole hold behind live.
+  EXPECT_EQ(r.report.at("inputs").at(0).at("frames_decoded"), 45);
+  const double per_frame_ms = 1e3 * r.report.at("measured_s").get<double>() / r.report.at("frames_measured").get<int>();
+  EXPECT_GT(r.report.at("live_lag_last_ms").get<double>(), cpu_path_hold * per_frame_ms) << r.report.dump(1);
+}
+
+TEST(LiveE2E, TcpStreamArrivesWholeAndUnchanged) {
+  const int port = test::test_port(2);
+  const std::string clip = test::make_clip("tcp-src.mp4", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -g 15 -r 30");
+  // ffmpeg serves the stream; vidpipe connects, retrying until the server is up.
+  const std::string url = "tcp://127.0.0.1:" + std::to_string(port);
+  const std::string out = scratch("tcp-out.mp4");
+  const LiveRun r = receive("tcp", url, sender(clip, url + "?listen=1"),
+                            "--set gpu.inference=false --set overlay.hud=false --set input.drop=none "
+                            "--set input.max_frames=60 --set input.reconnect.backoff_ms=100 --set sink.path=" + out,
+                            0ms);
+  ASSERT_EQ(r.code, 0) << r.log;
+  EXPECT_EQ(r.report.at("frames"), 60);
+  const test::DecodedVideo source = test::decode_all(clip), result = test::decode_all(out);
+  ASSERT_EQ(result.frames.size(), 60u);
+  for (std::size_t i = 0; i < result.frames.size(); i += 10)
+    EXPECT_GT(test::psnr(source.frames[i], result.frames[i]), 30.0) << "frame " << i;
+}
+
+TEST(LiveE2E, ReconnectsWhenTheSenderComesBackThenGivesUpWithTheError) {
+  const int port = test::test_port(3);
+  const std::string url = "udp://127.0.0.1:" + std::to_string(port);
+  const std::string clip = live_clip();
+  const std::string out = scratch("reconnect.mp4");
+  std::filesystem::remove(out);
+  // One sender for 1.5 s, silence for 1.5 s, a second sender for 2 s, then silence for good.
+  const std::string send = sender(clip, url, 45) + "; sleep 1.5; " + sender(clip, url, 60);
+  const LiveRun r = receive("reconnect", url, send,
+                            "--set gpu.inference=false --set input.drop=none --set input.timeout_ms=500 "
+                            "--set input.reconnect.attempts=3 --set input.reconnect.backoff_ms=100 --set sink.path=" + out);
+  EXPECT_EQ(r.code, 3) << r.log;
+  EXPECT_NE(r.log.find("source lost after frame"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find("gave up after 3 reconnect attempts"), std::string::npos) << r.log;
+  EXPECT_NE(r.log.find(url), std::string::npos) << "the error must name the input:\n" << r.log;
+  ASSERT_FALSE(r.report.is_null()) << "no report after the source was lost:\n" << r.log;
+  EXPECT_GE(r.report.at("inputs").at(0).at("reconnects").get<int>(), 1) << r.log;
+  EXPECT_NE(r.report.at("error").get<std::string>().find("gave up"), std::string::npos);
+  // Frames of both senders got through, and the output holds every one of them.
+  const int frames = r.report.at("frames");
+  EXPECT_GT(frames, 45) << r.log;
+  EXPECT_EQ(test::decode_all(out).frames.size(), static_cast<std::size_t>(frames));
+  EXPECT_FALSE(std::filesystem::exists(out + ".part"));
+}
+
+TEST(LiveE2E, StreamSinkSendsMpegTsAViewerCanRecord) {
+  const int port = test::test_port(4);
+  const std::string clip = test::make_clip("stream-src.mp4", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -g 15 -r 30");
+  const std::string recorded = scratch("viewer.ts");
+  std::filesystem::remove(recorded);
+  // The viewer: ffmpeg listening on TCP and keeping what arrives, as ffplay would show it.
+  Background viewer("ffmpeg -hide_banner -loglevel error -y -i 'tcp://127.0.0.1:" + std::to_string(port) +
+                        "?listen=1' -c copy " + recorded,
+                    scratch("viewer.log"));
+  for (int i = 0; i < 250 && !test::tcp_listening(port); ++i) std::this_thread::sleep_for(20ms);
+  ASSERT_TRUE(test::tcp_listening(port)) << slurp(scratch("viewer.log"));
+  const auto r = vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
+                         "--set sink.kind=stream --set sink.path=tcp://127.0.0.1:" + std::to_string(port));
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_NE(r.output.find("stream mpegts"), std::string::npos) << r.output;
+  ASSERT_EQ(viewer.wait(20s).value_or(-1), 0) << slurp(scratch("viewer.log"));
+  const test::DecodedVideo source = test::decode_all(clip), got = test::decode_all(recorded);
+  ASSERT_EQ(got.frames.size(), 60u);
+  EXPECT_EQ(got.width, 320);
+  for (std::size_t i = 0; i < got.frames.size(); i += 10)
+    EXPECT_GT(test::psnr(source.frames[i], got.frames[i]), 30.0) << "frame " << i;
+}
+
+TEST(LiveE2E, StreamSinkNeedsANetworkUrl) {
+  const auto r = vidpipe("run --input " + live_clip() + " --set device=cpu --set sink.kind=stream --set sink.path=out.ts");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("sink.path: sink.kind stream sends MPEG-TS to a udp://host:port"), std::string::npos)
+      << r.output;
+}
+
+TEST(LiveE2E, MissingCameraIsAClearError) {
+  const auto r = vidpipe("run --input /dev/video93 --set device=cpu");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("camera '/dev/video93' not found"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace vidpipe

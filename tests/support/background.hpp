@@ -1,0 +1,34 @@
+// A shell command running beside the test (a stream sender, Xvfb, vidpipe itself);
+// the destructor kills what is still running, so a failed assertion leaves nothing.
+#pragma once
+#include <sys/types.h>
+
+#include <chrono>
+#include <optional>
+#include <string>
+
+namespace vidpipe::test {
+
+class Background {
+ public:
+  // `log`: where its stdout and stderr go.
+  Background(const std::string& command, const std::string& log);
+  ~Background();
+  Background(const Background&) = delete;
+  Background& operator=(const Background&) = delete;
+
+  // Exit status once it has ended within `timeout`, else nullopt (still running).
+  std::optional<int> wait(std::chrono::milliseconds timeout);
+  void kill_now();
+
+ private:
+  pid_t pid_ = -1;
+  std::optional<int> status_;
+};
+
+// A port for this test process, different for each `offset` and each process.
+int test_port(int offset);
+// Whether something listens on 127.0.0.1:port over TCP (read from /proc/net/tcp).
+bool tcp_listening(int port);
+
+}  // namespace vidpipe::test
