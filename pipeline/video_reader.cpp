@@ -26,6 +26,7 @@ constexpr int max_dimension = 16384;
 // H.264/HEVC keep up to 16 reference frames, and each frame thread holds one more.
 constexpr int decoder_reference_frames = 16;
 constexpr int max_backoff_ms = 8000;
+constexpr int max_nvdec_extra_frames = 20;  // the most seen to work on the H200 (2 inputs, batch 2)
 
 bool decodes_into_pool(int format, bool nv12) {
   return nv12 ? format == AV_PIX_FMT_NV12
@@ -121,7 +122,9 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
   decoder_->opaque = this;
   decoder_->get_buffer2 = &VideoReader::get_pool_buffer;
   if (nvdec_) {
-    nvdec_->attach(decoder_.get(), options_.in_flight + 2);
+    // NVDEC has at most 32 decode surfaces and FFmpeg sizes them as DPB + extra frames:
+    // asking for more made FFmpeg fall back to software at 4 inputs (docs/BENCHMARKS.md).
+    nvdec_->attach(decoder_.get(), std::min(options_.in_flight + 2, max_nvdec_extra_frames));
     decoder_->thread_count = 1;  // NVDEC decodes; the host thread only parses
   } else {
     decoder_->thread_count = options_.threads;
@@ -351,6 +354,12 @@ std::optional<DecodedFrame> VideoReader::next() {
   const double started = steady_seconds();
   AvFramePtr decoded = make_frame();
   if (!receive_into(decoded.get())) return std::nullopt;
+  if (nvdec_ && decoded->format != AV_PIX_FMT_CUDA && info_.decoder == "nvdec") {
+    // FFmpeg drops to software when the hardware decoder cannot start (for instance
+    // when NVDEC refuses another session); the report must say what really decoded.
+    info_.decoder = "cpu (nvdec did not start)";
+    spdlog::warn("'{}': NVDEC did not start for this input; FFmpeg decodes it in software", options_.uri);
+  }
   AvFramePtr frame = decoded->format == AV_PIX_FMT_CUDA ? from_device(std::move(decoded))
                                                         : to_pool_layout(std::move(decoded));
   if (!frame) return std::nullopt;

@@ -7,6 +7,8 @@
   2. sync+pageable against async+pinned on the same clip: speed-up and copy-wait shares.
 --suite infer (issue 3, face detection on):
   sync vs async, batch 1 vs 8: fps, copy-wait, inference time per frame, faces found.
+--suite inputs (issue 5, face detection on):
+  1, 2, 4, 7 concurrent 4K inputs, CPU decode vs NVDEC: aggregate and per-input fps.
 
 Prints Markdown tables (pasted into docs/BENCHMARKS.md); all reports go into one JSON file.
 """
@@ -53,10 +55,13 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--threads", default="4,8,16")
     ap.add_argument("--loops", type=int, default=5, help="play the clip this many times per run")
-    ap.add_argument("--suite", choices=["core", "infer"], default="core")
+    ap.add_argument("--suite", choices=["core", "infer", "inputs"], default="core")
+    ap.add_argument("--inputs", default="1,2,4,7")
     args = ap.parse_args()
     if args.suite == "infer":
         infer_suite(args)
+    elif args.suite == "inputs":
+        inputs_suite(args)
     else:
         core_suite(args)
     with open(os.path.join(args.out, f"bench-{args.suite}.json"), "w") as f:
@@ -87,6 +92,30 @@ def infer_suite(args):
         print(f"| {name} | {sink} | {r['fps']:.1f} | {r['fps'] / base[sink]:.2f} | {100 * r['copy_wait_share']:.1f}% | "
               f"{100 * r['gpu_busy_share']:.1f}% | {st['preprocess']['mean_ms']:.3f} | {st['inference']['mean_ms']:.3f} | "
               f"{r['faces'] / r['frames']:.2f} |")
+
+
+def inputs_suite(args):
+    per_input = args.frames * args.loops
+    cores = os.cpu_count() or 16
+    print(f"## concurrent 4K inputs, face detection on, {per_input} frames per input, async pinned x2, "
+          f"batch = inputs\n")
+    print("| inputs | decoder | aggregate fps | speed-up | slowest input fps | copy-wait | gpu busy | H2D GB/s | "
+          "decode threads per input |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n in [int(x) for x in args.inputs.split(",")]:
+        threads = max(1, cores // n)  # CPU decode shares the machine's cores between the inputs
+        base = None
+        for decoder in ["cpu", "nvdec"]:
+            sets = ["inputs=[" + ", ".join([args.clip] * n) + "]", f"reader.decoder={decoder}",
+                    f"reader.threads={threads}", "gpu.inference=true", "copy.streams=2", f"copy.batch_size={n}",
+                    f"metrics.warmup_frames={30 * n}"]
+            r = vidpipe(args.bin, args.clip, args.out, f"inputs{n}-{decoder}", sets, per_input)
+            decoders = {i["decoder"] for i in r["inputs"]}
+            base = base or r["fps"]
+            slowest = min(i["fps"] for i in r["inputs"])
+            print(f"| {n} | {decoder} (ran: {'/'.join(sorted(decoders))}) | {r['fps']:.1f} | {r['fps'] / base:.2f} | "
+                  f"{slowest:.1f} | {100 * r['copy_wait_share']:.1f}% | {100 * r['gpu_busy_share']:.1f}% | "
+                  f"{r['h2d_gbps']:.1f} | {threads if decoder == 'cpu' else '-'} |")
 
 
 def core_suite(args):

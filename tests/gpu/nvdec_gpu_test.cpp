@@ -1,0 +1,80 @@
+// NVDEC: frames decoded on the GPU's video engine stay in device memory, reach the
+// executor with no host copy, and are the same pictures the CPU decoder makes.
+#include <gtest/gtest.h>
+
+#include "executor.hpp"
+#include "gpu_guard.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+std::vector<DecodedFrame> read_all(VideoReader& reader) {
+  std::vector<DecodedFrame> frames;
+  while (auto f = reader.next()) frames.push_back(std::move(*f));
+  return frames;
+}
+
+TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
+  REQUIRE_GPU();
+  const std::string clip = test::make_clip("nvdec.mp4", 640, 360, 20, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 10");
+  ReaderOptions ro = test::pageable_reader(clip);
+  ro.decoder = "nvdec";
+  VideoReader reader(ro);
+  ASSERT_EQ(reader.info().decoder, "nvdec") << "this FFmpeg or GPU cannot decode H.264 on NVDEC";
+  EXPECT_TRUE(reader.layout().nv12);
+  std::vector<DecodedFrame> frames = read_all(reader);
+  ASSERT_EQ(frames.size(), 20u);
+  for (const DecodedFrame& f : frames) EXPECT_TRUE(f.on_device()) << "frame " << f.index << " came back to the host";
+
+  ExecutorOptions eo;
+  eo.mode = CopyMode::async;
+  eo.streams = 2;
+  eo.batch_size = 4;
+  eo.layouts = {reader.layout()};
+  eo.net_width = eo.net_height = 160;
+  eo.draw_hud = false;  // the frame must come back as NVDEC decoded it
+  eo.clock_origin = steady_seconds();
+  auto gpu = make_gpu_executor(eo);
+  RunMetrics metrics(0);
+  const YuvLayout& l = reader.layout();
+  const test::DecodedVideo cpu = test::decode_all(clip);
+  for (std::size_t first = 0; first < frames.size(); first += 4) {
+    const int slot = static_cast<int>((first / 4) % gpu->slots());
+    gpu->wait_idle(slot, metrics);
+    std::vector<std::vector<std::uint8_t>> outs(4, std::vector<std::uint8_t>(l.frame_bytes, 0));
+    std::vector<std::uint8_t*> ptrs;
+    for (auto& o : outs) ptrs.push_back(o.data());
+    gpu->submit(slot, std::span(frames).subspan(first, 4), ptrs, metrics);
+    const BatchTimings t = gpu->wait_done(slot);
+    EXPECT_EQ(t.h2d_bytes, 0u) << "an NVDEC frame crossed PCIe";
+    for (std::size_t i = 0; i < 4; ++i) {
+      // Luma rows of the NV12 result against the CPU decoder's: H.264 decoding is exact.
+      std::vector<std::uint8_t> luma(static_cast<std::size_t>(l.width) * l.height), ref(luma.size());
+      for (int r = 0; r < l.height; ++r) {
+        std::copy_n(outs[i].data() + l.offset[0] + static_cast<std::size_t>(r) * l.pitch[0], l.width,
+                    luma.data() + static_cast<std::size_t>(r) * l.width);
+        std::copy_n(cpu.frames[first + i].data() + static_cast<std::size_t>(r) * l.width, l.width,
+                    ref.data() + static_cast<std::size_t>(r) * l.width);
+      }
+      EXPECT_GT(test::psnr(luma, ref), 50.0) << "frame " << first + i;
+    }
+  }
+}
+
+TEST(NvdecGpu, FallsBackToTheCpuWithANoteForACodecNvdecLacks) {
+  REQUIRE_GPU();
+  // A still PNG: no NVDEC decodes PNG, and every ffmpeg can write one.
+  const std::string clip = test::make_clip("nvdec-still.png", 320, 240, 1, "-c:v png -update 1");
+  ASSERT_FALSE(clip.empty());
+  ReaderOptions ro = test::pageable_reader(clip);
+  ro.decoder = "nvdec";
+  VideoReader reader(ro);
+  EXPECT_EQ(reader.info().decoder, "cpu");
+  auto f = reader.next();
+  ASSERT_TRUE(f);
+  EXPECT_FALSE(f->on_device());
+}
+
+}  // namespace
+}  // namespace vidpipe
