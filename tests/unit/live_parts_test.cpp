@@ -1,0 +1,74 @@
+// The pieces behind live and multi-input runs that need no network: the queue's drop
+// policies, the camera's avdevice options, and how a mixed batch is laid out.
+#include <gtest/gtest.h>
+
+#include "blocking_queue.hpp"
+#include "executor.hpp"
+#include "frame_layout.hpp"
+#include "input_open.hpp"
+
+namespace vidpipe {
+namespace {
+
+TEST(BlockingQueue, DropOldestKeepsTheNewestFrames) {
+  BlockingQueue<int> q(2);
+  EXPECT_EQ(q.push_or_drop(1, true), 0);
+  EXPECT_EQ(q.push_or_drop(2, true), 0);
+  EXPECT_EQ(q.push_or_drop(3, true), 1);
+  EXPECT_EQ(q.pop(), 2);
+  EXPECT_EQ(q.pop(), 3);
+}
+
+TEST(BlockingQueue, DropNewestKeepsTheQueuedFrames) {
+  BlockingQueue<int> q(2);
+  q.push_or_drop(1, false);
+  q.push_or_drop(2, false);
+  EXPECT_EQ(q.push_or_drop(3, false), 1);
+  EXPECT_EQ(q.pop(), 1);
+  EXPECT_EQ(q.pop(), 2);
+  q.close();
+  EXPECT_EQ(q.push_or_drop(4, true), -1);
+  EXPECT_FALSE(q.pop().has_value());
+}
+
+std::string entry(const AvDictionaryPtr& d, const char* key) {
+  const AVDictionaryEntry* e = av_dict_get(d.get(), key, nullptr, 0);
+  return e ? e->value : "";
+}
+
+TEST(CameraOptions, FormatSizeAndRateBecomeV4l2Options) {
+  const AvDictionaryPtr d = camera_options({"yuyv", 1280, 720, 30});
+  EXPECT_EQ(entry(d, "input_format"), "yuyv422");
+  EXPECT_EQ(entry(d, "video_size"), "1280x720");
+  EXPECT_EQ(entry(d, "framerate"), "30");
+  const AvDictionaryPtr defaults = camera_options({"auto", 0, 0, 0});
+  EXPECT_EQ(av_dict_count(defaults.get()), 0);
+  EXPECT_EQ(entry(camera_options({"mjpeg", 0, 0, 0}), "input_format"), "mjpeg");
+}
+
+TEST(MixedBatch, FramesOfOneInputFormRunsAndPackTightly) {
+  const std::vector<YuvLayout> layouts = {make_yuv_layout(64, 48, 64, 48, false), make_yuv_layout(32, 16, 32, 16, true)};
+  std::vector<DecodedFrame> frames(6);
+  const int sources[] = {0, 0, 1, 1, 1, 0};
+  for (int i = 0; i < 6; ++i) frames[i].source = sources[i];
+  const std::vector<FrameRun> runs = runs_of(frames);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ((std::vector<int>{runs[0].first, runs[0].count, runs[0].source}), (std::vector<int>{0, 2, 0}));
+  EXPECT_EQ((std::vector<int>{runs[1].first, runs[1].count, runs[1].source}), (std::vector<int>{2, 3, 1}));
+  EXPECT_EQ((std::vector<int>{runs[2].first, runs[2].count, runs[2].source}), (std::vector<int>{5, 1, 0}));
+  const BatchPacking p = pack_batch(frames, layouts);
+  std::size_t yuv = 0, bgr = 0;
+  for (int i = 0; i < 6; ++i) {
+    EXPECT_EQ(p.yuv[i], yuv) << i;
+    EXPECT_EQ(p.bgr[i], bgr) << i;
+    const YuvLayout& l = layouts[sources[i]];
+    yuv += l.frame_bytes;
+    bgr += static_cast<std::size_t>(l.width) * l.height * 3;
+  }
+  EXPECT_EQ(p.yuv_bytes, yuv);
+  EXPECT_LE(p.yuv_bytes, 6 * max_frame_bytes(layouts));  // what a slot allocates
+  EXPECT_LE(p.bgr_bytes, 6 * max_pixels(layouts) * 3);
+}
+
+}  // namespace
+}  // namespace vidpipe
