@@ -51,10 +51,8 @@ class EncodeSink final : public Sink {
     AVDictionary* raw_opts = nullptr;
     // Seven TS packets per datagram: what receivers and middleboxes expect.
     if (o.path.rfind("udp://", 0) == 0) av_dict_set(&raw_opts, "pkt_size", "1316", 0);
-    AvDictionaryPtr io_options(raw_opts);
-    raw_opts = io_options.release();
     const int opened = avio_open2(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE, nullptr, &raw_opts);
-    io_options.reset(raw_opts);
+    AvDictionaryPtr unused_options(raw_opts);  // what avio_open2 left over
     AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + temp_path_ + "'");
     AV_CHECK_AS(OutputError, avformat_write_header(output_.get(), nullptr), "'" + o.path + "': cannot write header");
     open_ = true;

@@ -54,11 +54,6 @@ void RunMetrics::add_frame(const FrameRecord& record) {
   frames_.push_back(record);
 }
 
-void RunMetrics::add_dropped(std::int64_t n) {
-  std::lock_guard lock(mutex_);
-  dropped_ += n;
-}
-
 std::string RunMetrics::live_line(double now) {
   std::lock_guard lock(mutex_);
   if (now - last_live_ < 1.0) return {};
@@ -97,7 +92,6 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   std::lock_guard lock(mutex_);
   Summary s;
   s.frames = static_cast<std::int64_t>(frames_.size());
-  s.frames_dropped = dropped_;
   s.wall_s = end_time;
   s.input_frames_measured.assign(inputs, 0);
   s.input_fps.assign(inputs, 0.0);
@@ -116,10 +110,9 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   }
   const double hi = sorted.back().sink_at;
   s.first_frame_s = sorted.front().sink_at;
-  for (const FrameRecord& r : sorted) {  // detections and latency bound over the whole run
+  for (const FrameRecord& r : sorted) {  // detections count over the whole run
     s.faces += r.faces;
     s.frames_with_faces += r.faces > 0;
-    s.latency_frames_max = std::max(s.latency_frames_max, r.latency_frames);
   }
   s.frames_measured = static_cast<std::int64_t>(sorted.size() - first);
   s.measured_s = hi - lo;

@@ -23,9 +23,6 @@ struct FrameRecord {
   int stream = 0;      // the batch's stream, for the trace
   int batch = 1;       // frames that shared the batch (the *_ms above are per frame)
   int source = 0;      // which input
-  // Frames its input decoded after it before it left the sink: latency in frames,
-  // which the live drop policy bounds whatever the machine's speed.
-  std::int64_t latency_frames = 0;
   double stream_s = 0;     // the frame's timestamp in its stream
   // How much later than the most punctual frame so far this one left the sink,
   // measured against the stream's own clock: flat when the pipeline keeps up with a
@@ -59,7 +56,6 @@ struct Summary {
   std::int64_t faces = 0, frames_with_faces = 0;
   double h2d_gbps = 0, d2h_gbps = 0;
   bool warmup_skipped = false;  // too few frames to leave the warm-up out
-  std::int64_t latency_frames_max = 0;
   StageStats live_lag;
   double live_lag_last_ms = 0;  // of the last frame out
   // Per input, over the same window as fps.
@@ -77,7 +73,6 @@ class RunMetrics {
 
   void add_wait(WaitKind kind, double begin, double end);
   void add_frame(const FrameRecord& record);
-  void add_dropped(std::int64_t n = 1);
   // One line for the live display, over the last second; empty if none due yet.
   // Also refreshes the figures hud_text() shows.
   std::string live_line(double now);
@@ -94,7 +89,6 @@ class RunMetrics {
   mutable std::mutex mutex_;
   std::vector<FrameRecord> frames_;
   std::vector<Interval> copy_waits_, compute_waits_;
-  std::int64_t dropped_ = 0;
   double last_live_ = 0;
   double live_fps_ = 0, live_copy_wait_ = 0;
 };

@@ -72,7 +72,6 @@ void deliver(const Parts& p, AvBufferPtr buffer, FrameRecord record, std::int64_
   buffer.reset();
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;
-  record.latency_frames = p.sources.decoded(record.source) - 1 - record.index;
   double& anchor = (*p.live_anchor)[record.source];
   double& last = (*p.last_stream_s)[record.source];
   const double offset = record.sink_at - record.stream_s;
@@ -419,7 +418,6 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   }
   std::vector<YuvLayout> layouts;
   for (const auto& r : readers) layouts.push_back(r->layout());
-  const VideoInfo first_input = readers.front()->info();
   std::vector<VideoInfo> infos;
   for (const auto& r : readers) infos.push_back(r->info());
 
@@ -475,15 +473,6 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
               &live_anchor, &last_stream_s};
   spdlog::info("running {} on {} -> {}{}", mode_label(c), executor->device_name(), sinks.front()->describe(),
                n_inputs > 1 ? fmt::format(" (and {} more, one per input)", n_inputs - 1) : "");
-  auto finish_sinks = [&] {
-    for (auto& sink : sinks) {
-      try {
-        sink->finish();
-      } catch (const std::exception& e) {
-        spdlog::error("{}", e.what());
-      }
-    }
-  };
   std::exception_ptr error;
   try {
     StopWatcher watcher(parts);
@@ -508,7 +497,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   if (parts.terminal && c.metrics.live) fmt::print(stderr, "\n");
 
   RunResult result;
-  result.input = first_input;
+  result.input = infos.front();
   result.device = executor->device_name();
   result.mode = mode_label(c);
   result.summary = metrics.summarise(steady_seconds() - origin, n_inputs);
@@ -519,7 +508,6 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   result.memory_at_end = sample_memory(device == "gpu");
   result.report = make_report(c, result.input, result.device, result.mode, result.summary, result.decode_errors);
   result.report["inputs"] = inputs_json(sources, result.summary);
-  result.report["latency_frames_max"] = result.summary.latency_frames_max;
   result.error = error;
   if (error) {
     try {

@@ -60,7 +60,7 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
     // A network sender may start after us; a missing camera or file will not appear.
     if (!options.live || is_camera_uri(options.uri) || options.reconnect_attempts == 0) throw;
     spdlog::warn("{}; retrying", e.what());
-    input_ = open_with_retries(e.what(), nullptr);
+    input_ = open_with_retries(e.what(), nullptr, nullptr);
     if (!input_) throw InputError("'" + options.uri + "': stopped before the input opened");
   }
   const AVCodec* codec = nullptr;
@@ -142,7 +142,7 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
               "'" + uri + "': cannot open " + codec->name + " decoder");
 }
 
-AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected) {
+AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index) {
   const std::string& uri = options_.uri;
   int backoff_ms = options_.reconnect_backoff_ms;
   for (int attempt = 1; attempt <= options_.reconnect_attempts && !stop_; ++attempt) {
@@ -158,6 +158,7 @@ AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLay
         throw InputError(fmt::format("'{}': came back as {}x{}, was {}x{}", uri, par->width, par->height,
                                      expected->width, expected->height));
       spdlog::info("'{}': connected (attempt {} of {})", uri, attempt, options_.reconnect_attempts);
+      if (stream_index) *stream_index = index;
       return input;
     } catch (const InputError& e) {
       spdlog::warn("'{}': attempt {} of {} failed: {}", uri, attempt, options_.reconnect_attempts, e.what());
@@ -175,13 +176,15 @@ void VideoReader::reconnect(int error) {
                                                    : av_error_string(error);
   spdlog::warn("'{}': source lost after frame {} ({})", options_.uri, next_index_, cause);
   input_.reset();  // a UDP port can be bound once: let go of it before listening again
-  AvInputPtr input = open_with_retries(fmt::format("source lost after frame {} ({})", next_index_, cause), &layout_);
+  int index = -1;
+  AvInputPtr input =
+      open_with_retries(fmt::format("source lost after frame {} ({})", next_index_, cause), &layout_, &index);
   if (!input) {  // stopping
     input_done_ = true;
     return;
   }
   input_ = std::move(input);
-  stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+  stream_index_ = index;
   ++reconnects_;
 }
 

@@ -105,7 +105,8 @@ class VideoReader {
   // A live source stopped sending or failed: reopen it, or throw once attempts run out.
   void reconnect(int error);
   // Opens the input again, up to the configured attempts with backoff; null if stopped.
-  AvInputPtr open_with_retries(const std::string& cause, const YuvLayout* expected);
+  // `stream_index` (may be null) gets the video stream the attempt checked.
+  AvInputPtr open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index);
   AvFramePtr from_device(AvFramePtr decoded);
 
   ReaderOptions options_;

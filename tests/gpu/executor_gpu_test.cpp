@@ -21,6 +21,25 @@ struct Mode {
 
 class ExecutorGpu : public ::testing::TestWithParam<Mode> {};
 
+// A small network input and no HUD, so the round trip must give back the uploaded frame unchanged.
+ExecutorOptions round_trip_options(std::vector<YuvLayout> layouts) {
+  ExecutorOptions eo;
+  eo.layouts = std::move(layouts);
+  eo.net_width = eo.net_height = 160;
+  for (int i = 0; i < 3; ++i) eo.norm.mean[i] = 100.f, eo.norm.scale[i] = 1.f / 64.f;
+  eo.draw_hud = false;
+  eo.clock_origin = steady_seconds();
+  return eo;
+}
+
+// Largest difference between image `image` of a batch's tensor and a one-image reference.
+double worst_difference(const std::vector<float>& batch_tensor, std::size_t image, const std::vector<float>& ref) {
+  double worst = 0;
+  for (std::size_t k = 0; k < ref.size(); ++k)
+    worst = std::max(worst, std::abs(double(batch_tensor[image * ref.size() + k]) - ref[k]));
+  return worst;
+}
+
 TEST_P(ExecutorGpu, MatchesCpuExecutor) {
   REQUIRE_GPU();
   const Mode m = GetParam();
@@ -33,16 +52,11 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
   while (auto f = reader.next()) frames.push_back(std::move(*f));
   ASSERT_EQ(frames.size(), 8u);
 
-  ExecutorOptions eo;
+  ExecutorOptions eo = round_trip_options({reader.layout()});
   eo.mode = m.mode;
   eo.streams = m.streams;
   eo.batch_size = m.batch;
   eo.chunk_bytes = m.chunk;
-  eo.layouts = {reader.layout()};
-  eo.net_width = eo.net_height = 160;
-  for (int i = 0; i < 3; ++i) eo.norm.mean[i] = 100.f, eo.norm.scale[i] = 1.f / 64.f;
-  eo.draw_hud = false;  // the round trip must give back the uploaded frame unchanged
-  eo.clock_origin = steady_seconds();
   auto gpu = make_gpu_executor(eo);
   ExecutorOptions co = eo;
   co.batch_size = 1;
@@ -72,10 +86,7 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
       cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, metrics);
       const std::vector<float> ref = cpu->read_tensor(0);
       // Each byte may differ by one code after two roundings: 1/64 per element.
-      double worst = 0;
-      for (std::size_t k = 0; k < ref.size(); ++k)
-        worst = std::max(worst, std::abs(double(gpu_tensor[i * ref.size() + k]) - ref[k]));
-      EXPECT_LE(worst, 2.0 / 64 + 1e-6) << "frame " << f.index;
+      EXPECT_LE(worst_difference(gpu_tensor, i, ref), 2.0 / 64 + 1e-6) << "frame " << f.index;
     }
   }
 }
@@ -107,15 +118,10 @@ TEST(ExecutorGpuMixed, BatchOfTwoInputsMatchesTheCpuPath) {
     VideoReader& r = (i % 2 == 0) ? reader_a : reader_b;
     for (int k = 0; k < 2; ++k) frames.push_back(std::move(*r.next()));
   }
-  ExecutorOptions eo;
+  ExecutorOptions eo = round_trip_options({reader_a.layout(), reader_b.layout()});
   eo.mode = CopyMode::async;
   eo.streams = 2;
   eo.batch_size = 8;
-  eo.layouts = {reader_a.layout(), reader_b.layout()};
-  eo.net_width = eo.net_height = 160;
-  for (int i = 0; i < 3; ++i) eo.norm.mean[i] = 100.f, eo.norm.scale[i] = 1.f / 64.f;
-  eo.draw_hud = false;
-  eo.clock_origin = steady_seconds();
   auto gpu = make_gpu_executor(eo);
   ExecutorOptions co = eo;
   co.batch_size = 1;
@@ -137,9 +143,8 @@ TEST(ExecutorGpuMixed, BatchOfTwoInputsMatchesTheCpuPath) {
     std::uint8_t* cpu_ptr = cpu_out.data();
     cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, metrics);
     const std::vector<float> ref = cpu->read_tensor(0);
-    double worst = 0;
-    for (std::size_t k = 0; k < ref.size(); ++k) worst = std::max(worst, std::abs(double(tensor[i * per_frame + k]) - ref[k]));
-    EXPECT_LE(worst, 2.0 / 64 + 1e-6) << "input " << f.source << " frame " << f.index;
+    ASSERT_EQ(ref.size(), per_frame);
+    EXPECT_LE(worst_difference(tensor, i, ref), 2.0 / 64 + 1e-6) << "input " << f.source << " frame " << f.index;
   }
 }
 
