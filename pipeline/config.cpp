@@ -163,6 +163,8 @@ const std::vector<KeySpec>& key_table() {
       integer<int>("sink.crf", [](Config& c) -> int& { return c.sink.crf; }, 0, 51),
       integer<int>("sink.threads", [](Config& c) -> int& { return c.sink.threads; }, 0, 64),
       integer<int>("metrics.warmup_frames", [](Config& c) -> int& { return c.metrics.warmup_frames; }, 0, int_max),
+      integer<std::int64_t>("metrics.keep_frames", [](Config& c) -> std::int64_t& { return c.metrics.keep_frames; }, 100,
+                            100'000'000),
       text("metrics.report", [](Config& c) -> std::string& { return c.metrics.report; }),
       boolean("metrics.live", [](Config& c) -> bool& { return c.metrics.live; }),
       text("metrics.trace", [](Config& c) -> std::string& { return c.metrics.trace; }),

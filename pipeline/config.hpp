@@ -72,6 +72,7 @@ struct Config {
   } sink;
   struct {
     int warmup_frames = 30;
+    std::int64_t keep_frames = 10'000;  // frames kept whole; older ones are folded (bounded memory)
     std::string report = "report.json";
     std::string trace;  // empty: none
     bool live = true;

@@ -3,6 +3,7 @@
 #include <cuda_runtime_api.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 
 #include "cuda_check.hpp"
@@ -20,6 +21,21 @@ double device_used_mb() {
   std::size_t free = 0, total = 0;
   CUDA_CHECK(cudaMemGetInfo(&free, &total));
   return static_cast<double>(total - free) / (1 << 20);
+}
+
+}  // namespace vidpipe
+
+namespace vidpipe {
+
+MemorySample sample_memory(std::int64_t frames, bool gpu) { return {frames, resident_mb(), gpu ? device_used_mb() : 0.0}; }
+
+MemoryLog::MemoryLog(std::int64_t warmup_frames, bool gpu)
+    : gpu_(gpu), next_at_(std::max<std::int64_t>(warmup_frames, 1)), samples_{sample_memory(0, gpu)} {}
+
+void MemoryLog::on_frame(std::int64_t frames_out) {
+  if (frames_out < next_at_) return;
+  samples_.push_back(sample_memory(frames_out, gpu_));
+  next_at_ = 2 * frames_out;
 }
 
 }  // namespace vidpipe

@@ -2,13 +2,16 @@
 // defines (fps, copy-wait share, GPU busy share, per-stage times). All times are
 // seconds on the pipeline clock (0 = pipeline start) unless named *_ms.
 #pragma once
+#include <array>
 #include <cstddef>
 #include <cstdint>
+#include <deque>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "image_types.hpp"
+#include "streaming_stats.hpp"
 
 namespace vidpipe {
 
@@ -33,14 +36,6 @@ struct FrameRecord {
 // What the submitting thread was blocked on.
 enum class WaitKind { copy, compute, output_buffer };
 
-struct Interval {
-  double begin = 0, end = 0;
-};
-
-struct StageStats {
-  double mean_ms = 0, p50_ms = 0, p99_ms = 0;
-};
-
 struct Summary {
   std::int64_t frames = 0;
   std::int64_t frames_measured = 0;
@@ -56,6 +51,9 @@ struct Summary {
   std::int64_t faces = 0, frames_with_faces = 0;
   double h2d_gbps = 0, d2h_gbps = 0;
   bool warmup_skipped = false;  // too few frames to leave the warm-up out
+  // Frames older than the kept window were folded into histograms: percentiles are
+  // then within 1% rather than exact, and a trace holds only the kept frames.
+  std::int64_t frames_kept = 0;
   StageStats live_lag;
   double live_lag_last_ms = 0;  // of the last frame out
   // Per input, over the same window as fps.
@@ -63,13 +61,16 @@ struct Summary {
   std::vector<double> input_fps;
 };
 
-// Length of the union of `intervals` inside [lo, hi].
-double union_length(std::vector<Interval> intervals, double lo, double hi);
-StageStats stage_stats(std::vector<double> values_ms);
+// Which stage a per-frame time belongs to, for the folded accumulators.
+enum class Stage { decode, h2d, compute, preprocess, infer, d2h, sink, latency, live_lag, count };
 
+// Memory stays bounded on an endless run: the last `keep_frames` frames (and as many
+// waits of each kind) are kept whole; older ones are folded into sums, histograms
+// and running unions once the warm-up has ended (DESIGN.md, metrics).
 class RunMetrics {
  public:
-  explicit RunMetrics(int warmup_frames) : warmup_frames_(warmup_frames) {}
+  static constexpr std::int64_t default_keep_frames = 10'000;
+  explicit RunMetrics(int warmup_frames, std::int64_t keep_frames = default_keep_frames);
 
   void add_wait(WaitKind kind, double begin, double end);
   void add_frame(const FrameRecord& record);
@@ -85,11 +86,36 @@ class RunMetrics {
   void write_trace(const std::string& path, const std::string& device) const;
 
  private:
+  // What folded-out frames leave behind.
+  struct Folded {
+    std::array<StageAccumulator, static_cast<std::size_t>(Stage::count)> stages;
+    FoldedUnion gpu;
+    std::vector<std::int64_t> input_frames;  // measured frames per input
+    double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
+  };
+  struct Waits {
+    std::deque<Interval> recent;  // in the order they ended
+    FoldedUnion folded;
+  };
+
+  bool window_open() const { return added_ > warmup_frames_; }
+  void fold_oldest_frame();
+  void fold_old_waits(Waits& waits);
+  double waits_length(const Waits& waits, double lo, double hi) const;
+
   int warmup_frames_;
+  std::int64_t keep_frames_;
   mutable std::mutex mutex_;
-  std::vector<FrameRecord> frames_;
-  std::vector<Interval> copy_waits_, compute_waits_;
+  std::deque<FrameRecord> frames_;  // the last keep_frames_, in the order they left the sink
+  std::int64_t added_ = 0;          // all frames so far
+  std::int64_t faces_ = 0, frames_with_faces_ = 0;
+  double first_frame_s_ = 0;
+  double window_lo_ = 0;            // sink time of the warm-up's last frame
+  double last_sink_at_ = 0;
+  Folded folded_;
+  Waits copy_waits_, compute_waits_;
   double last_live_ = 0;
+  std::int64_t frames_at_last_live_ = 0;
   double live_fps_ = 0, live_copy_wait_ = 0;
 };
 

@@ -18,6 +18,7 @@
 #include "memory_usage.hpp"
 #include "face_model.hpp"
 #include "frame_sources.hpp"
+#include "live_lag.hpp"
 #include "nvtx_range.hpp"
 #include "progress.hpp"
 #include "report.hpp"
@@ -41,17 +42,12 @@ struct Parts {
   bool terminal;                // stderr is a terminal: redraw one progress line
   std::int64_t expected_frames; // 0: unknown
   bool on_gpu;
-  MemorySample* after_warmup;   // taken by the sink thread when the warm-up ends
-  // Per input, sink thread only: the smallest sink time minus stream time so far
-  // (reset when the stream's clock restarts), for the lag behind live.
-  std::vector<double>* live_anchor;
-  std::vector<double>* last_stream_s;
+  MemoryLog& memory;            // sampled by the sink thread
+  LiveLagClock& live_lag;       // sink thread only
 
   double now() const { return steady_seconds() - origin; }
   bool stopping() const { return (stop && stop->load()) || controls.quit; }
 };
-
-MemorySample sample_memory(bool gpu) { return {resident_mb(), gpu ? device_used_mb() : 0.0}; }
 
 // The display's s key: applied on the sink thread, taken up by the next submit.
 void apply_mode_toggles(const Parts& p, int& seen) {
@@ -72,15 +68,9 @@ void deliver(const Parts& p, AvBufferPtr buffer, FrameRecord record, std::int64_
   buffer.reset();
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;
-  double& anchor = (*p.live_anchor)[record.source];
-  double& last = (*p.last_stream_s)[record.source];
-  const double offset = record.sink_at - record.stream_s;
-  // The earliest any frame came out relative to its stream clock is "on time".
-  anchor = std::isnan(anchor) || record.stream_s < last ? offset : std::min(anchor, offset);
-  last = record.stream_s;
-  record.live_lag_ms = (offset - anchor) * 1e3;
+  record.live_lag_ms = p.live_lag.lag_ms(record.source, record.sink_at, record.stream_s);
   p.metrics.add_frame(record);
-  if (++delivered == p.config.metrics.warmup_frames) *p.after_warmup = sample_memory(p.on_gpu);
+  p.memory.on_frame(++delivered);
   const std::string line = p.metrics.live_line(record.sink_at);  // also feeds the HUD
   if (!p.config.metrics.live || line.empty()) return;
   const std::int64_t dropped = p.sources.dropped_total();
@@ -456,7 +446,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
     sinks.push_back(make_sink(so));
   }
 
-  RunMetrics metrics(c.metrics.warmup_frames);
+  RunMetrics metrics(c.metrics.warmup_frames, c.metrics.keep_frames);
   std::int64_t expected = 0;
   for (const VideoInfo& info : infos) {
     const std::int64_t n = c.input.max_frames > 0 ? c.input.max_frames : c.input.loop ? 0 : info.frame_count;
@@ -466,11 +456,10 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
     }
     expected += n;
   }
-  MemorySample after_warmup = sample_memory(device == "gpu");
-  std::vector<double> live_anchor(n_inputs, std::nan("")), last_stream_s(n_inputs, 0.0);
+  MemoryLog memory_log(c.metrics.warmup_frames, device == "gpu");
+  LiveLagClock live_lag(n_inputs);
   Parts parts{c,      sources, *executor, sinks, out_pools, metrics, controls, stop, origin,
-              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, device == "gpu", &after_warmup,
-              &live_anchor, &last_stream_s};
+              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, device == "gpu", memory_log, live_lag};
   spdlog::info("running {} on {} -> {}{}", mode_label(c), executor->device_name(), sinks.front()->describe(),
                n_inputs > 1 ? fmt::format(" (and {} more, one per input)", n_inputs - 1) : "");
   std::exception_ptr error;
@@ -504,8 +493,8 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   result.summary.frames_dropped = sources.dropped_total();
   if (!c.metrics.trace.empty()) metrics.write_trace(c.metrics.trace, result.device);
   for (int i = 0; i < n_inputs; ++i) result.decode_errors += sources.reader(i).decode_errors();
-  result.memory_after_warmup = after_warmup;
-  result.memory_at_end = sample_memory(device == "gpu");
+  result.memory_after_warmup = memory_log.after_warmup();
+  result.memory_at_end = sample_memory(result.summary.frames, device == "gpu");
   result.report = make_report(c, result.input, result.device, result.mode, result.summary, result.decode_errors);
   result.report["inputs"] = inputs_json(sources, result.summary);
   result.error = error;
@@ -516,9 +505,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
       result.report["error"] = e.what();
     }
   }
-  result.report["memory"] = {{"rss_mb_after_warmup", after_warmup.rss_mb}, {"rss_mb_at_end", result.memory_at_end.rss_mb},
-                             {"device_mb_after_warmup", after_warmup.device_mb},
-                             {"device_mb_at_end", result.memory_at_end.device_mb}};
+  result.report["memory"] = memory_json(memory_log, result.memory_at_end);
   return result;
 }
 

@@ -7,14 +7,11 @@
 #include <string>
 
 #include "config.hpp"
+#include "memory_usage.hpp"
 #include "metrics.hpp"
 #include "video_reader.hpp"
 
 namespace vidpipe {
-
-struct MemorySample {
-  double rss_mb = 0, device_mb = 0;
-};
 
 struct RunResult {
   VideoInfo input;

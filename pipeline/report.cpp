@@ -30,7 +30,8 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
         {"sink", {{"kind", c.sink.kind}, {"path", c.sink.path}}},
         {"gpu", {{"inference", c.gpu.inference}, {"model", c.gpu.model}, {"input", c.gpu.preprocess.width},
                  {"score_threshold", c.gpu.score_threshold}}},
-        {"warmup_frames", c.metrics.warmup_frames}}},
+        {"warmup_frames", c.metrics.warmup_frames},
+        {"keep_frames", c.metrics.keep_frames}}},
       {"frames", s.frames},
       {"frames_measured", s.frames_measured},
       {"frames_dropped", s.frames_dropped},
@@ -54,7 +55,18 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"live_lag_last_ms", s.live_lag_last_ms},
       {"faces", s.faces},
       {"frames_with_faces", s.frames_with_faces},
+      {"frames_kept", s.frames_kept},
   };
+}
+
+nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
+  nlohmann::json samples = nlohmann::json::array();
+  for (const MemorySample& m : log.samples()) samples.push_back({{"frames", m.frames}, {"rss_mb", m.rss_mb}, {"device_mb", m.device_mb}});
+  samples.push_back({{"frames", at_end.frames}, {"rss_mb", at_end.rss_mb}, {"device_mb", at_end.device_mb}});
+  const MemorySample& warm = log.after_warmup();
+  return {{"rss_mb_after_warmup", warm.rss_mb},   {"rss_mb_at_end", at_end.rss_mb},
+          {"device_mb_after_warmup", warm.device_mb}, {"device_mb_at_end", at_end.device_mb},
+          {"samples", samples}};
 }
 
 void write_report(const nlohmann::json& report, const std::string& path) {

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "config.hpp"
+#include "memory_usage.hpp"
 #include "metrics.hpp"
 #include "video_reader.hpp"
 
@@ -11,6 +12,9 @@ namespace vidpipe {
 
 nlohmann::json make_report(const Config& config, const VideoInfo& input, const std::string& device,
                            const std::string& mode, const Summary& summary, std::int64_t decode_errors);
+
+// The memory samples and the two a soak compares: after the warm-up and at the end.
+nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end);
 
 void write_report(const nlohmann::json& report, const std::string& path);
 

@@ -1,8 +1,10 @@
 // The run as a Chrome/Perfetto trace (Trace Event Format, "X" complete events): one
 // track per host thread (reader, submit, sink) and one per CUDA stream, so a person
 // sees in chrome://tracing or ui.perfetto.dev whether copies overlap compute. All of
-// it is rebuilt from the records the metrics keep anyway; nothing is timed twice.
+// it is rebuilt from the records the metrics keep anyway; nothing is timed twice. On a
+// run longer than metrics.keep_frames it holds the last keep_frames frames (a ring).
 #include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
 
 #include <fstream>
 #include <map>
@@ -59,11 +61,15 @@ void RunMetrics::write_trace(const std::string& path, const std::string& device)
     events.push_back(span("D2H", tid, r.gpu_end - r.d2h_ms * n / 1e3, r.gpu_end, batch));
   }
   for (int s : streams) events.push_back(track_name(first_stream + s, "CUDA stream " + std::to_string(s)));
-  for (const Interval& w : copy_waits_) events.push_back(span("copy wait", submit, w.begin, w.end));
-  for (const Interval& w : compute_waits_) events.push_back(span("compute wait", submit, w.begin, w.end));
+  for (const Interval& w : copy_waits_.recent) events.push_back(span("copy wait", submit, w.begin, w.end));
+  for (const Interval& w : compute_waits_.recent) events.push_back(span("compute wait", submit, w.begin, w.end));
+  const auto kept = static_cast<std::int64_t>(frames_.size());
+  if (kept < added_)
+    spdlog::info("trace '{}' holds the last {} of {} frames (metrics.keep_frames)", path, kept, added_);
   std::ofstream out(path);
   if (!out) throw OutputError("cannot write trace '" + path + "'");
-  out << nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}}.dump() << "\n";
+  const nlohmann::json meta = {{"frames", added_}, {"frames_in_trace", kept}};
+  out << nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}, {"metadata", meta}}.dump() << "\n";
   if (!out) throw OutputError("cannot write trace '" + path + "'");
 }
 

@@ -103,6 +103,33 @@ TEST(BenchE2E, TraceHasSpansOnEveryTrack) {
   expect_real_png(png, 1400, 60 + 34 * static_cast<int>(names.size()) + 50);
 }
 
+// An endless run must not hold every frame: past metrics.keep_frames the figures are
+// folded and the trace keeps the newest frames only.
+TEST(BenchE2E, LongRunKeepsTheLastFramesOnlyAndSamplesMemory) {
+  const std::string dir = test::scratch_dir();
+  const auto r = vidpipe("run --input " + clip() + " --set sink.kind=null --set gpu.inference=false" +
+                         " --set input.loop=true --set input.max_frames=250 --set metrics.keep_frames=100" +
+                         " --set metrics.warmup_frames=10 --trace " + dir + "/long.json --report " + dir + "/long-report.json");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto report = read_json(dir + "/long-report.json");
+  EXPECT_EQ(report.at("frames"), 250);
+  EXPECT_EQ(report.at("frames_measured"), 240);
+  EXPECT_EQ(report.at("frames_kept"), 100);
+  std::vector<std::int64_t> sampled_at;
+  for (const auto& m : report.at("memory").at("samples")) {
+    sampled_at.push_back(m.at("frames"));
+    EXPECT_GT(m.at("rss_mb").get<double>(), 0.0);
+  }
+  EXPECT_EQ(sampled_at, (std::vector<std::int64_t>{0, 10, 20, 40, 80, 160, 250}));
+  const auto trace = read_json(dir + "/long.json");
+  EXPECT_EQ(trace.at("metadata").at("frames"), 250);
+  EXPECT_EQ(trace.at("metadata").at("frames_in_trace"), 100);
+  std::set<std::int64_t> traced;
+  for (const auto& e : trace.at("traceEvents"))
+    if (e.at("name") == "sink") traced.insert(e.at("args").at("frame").get<std::int64_t>());
+  EXPECT_EQ(traced.size(), 100u);
+}
+
 TEST(CopyBenchE2E, CpuPathGivesACompleteTable) {
   const std::string dir = test::scratch_dir();
   const auto r = vidpipe("copybench --cpu --sizes 64K 1M 4M 64M --streams 1 2 --repeats 2 --json " + dir +
