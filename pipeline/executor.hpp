@@ -36,6 +36,8 @@ struct ExecutorOptions {
   float score_threshold = 0.4f, iou_threshold = 0.4f;
   bool draw_boxes = true, draw_hud = true;
   double clock_origin = 0;      // steady-clock seconds of pipeline time 0
+  // Reliability tests only (fault_injection.hpp): the batch holding this frame traps.
+  std::int64_t fault_trap_at_frame = -1;
 };
 
 struct BatchTimings {

@@ -12,6 +12,7 @@
 #include "cuda_raii.hpp"
 #include "executor.hpp"
 #include "face_net_gpu.hpp"
+#include "fault_trap.cuh"
 #include "glyph_atlas.hpp"
 #include "host_memory.hpp"
 #include "overlay.cuh"
@@ -145,6 +146,7 @@ class GpuExecutor final : public Executor {
     launch_normalise(s.boxed.as(), o_.net_width, o_.net_height, s.frames, o_.norm, s.tensor.as<float>(),
                      s.stream);
     s.preprocess_done.record(s.stream);
+    inject_fault_if_due(s, frames);
     auto* detections = s.detections.as<DetectionList>();
     if (net_) {
       // One inference launch for the whole batch, whichever inputs its frames came from.
@@ -184,6 +186,17 @@ class GpuExecutor final : public Executor {
       if (sync_now_) CUDA_CHECK(cudaStreamSynchronize(s.stream));
     }
     s.d2h_done.record(s.stream);
+  }
+
+  void inject_fault_if_due(const Slot& s, std::span<const DecodedFrame> frames) {
+    if (o_.fault_trap_at_frame < 0 || fault_injected_) return;
+    for (const DecodedFrame& f : frames)
+      if (f.index >= o_.fault_trap_at_frame) {
+        spdlog::warn("VIDPIPE_INJECT_FAULT: trapping the GPU in the batch of frame {}", f.index);
+        launch_fault_trap(s.stream);
+        fault_injected_ = true;
+        return;
+      }
   }
 
   void set_mode(CopyMode mode) override {
@@ -292,6 +305,7 @@ class GpuExecutor final : public Executor {
   double origin_host_ = 0;
   std::atomic<CopyMode> requested_mode_{CopyMode::async};
   bool sync_now_ = false;  // requested_mode_ as of this submit
+  bool fault_injected_ = false;
 };
 
 }  // namespace

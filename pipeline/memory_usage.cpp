@@ -4,9 +4,8 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
-
-#include "cuda_check.hpp"
 
 namespace vidpipe {
 
@@ -17,9 +16,11 @@ double resident_mb() {
   return pages_resident * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 20);
 }
 
+// NaN (null in the report) when the device cannot say, e.g. after a device fault:
+// the report of a run that failed must still be written.
 double device_used_mb() {
   std::size_t free = 0, total = 0;
-  CUDA_CHECK(cudaMemGetInfo(&free, &total));
+  if (cudaMemGetInfo(&free, &total) != cudaSuccess) return std::nan("");
   return static_cast<double>(total - free) / (1 << 20);
 }
 

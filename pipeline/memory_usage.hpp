@@ -6,7 +6,7 @@
 namespace vidpipe {
 
 double resident_mb();     // this process's resident set, from /proc/self/statm
-double device_used_mb();  // total - free on the current CUDA device; 0 without one
+double device_used_mb();  // total - free on the current CUDA device; NaN if it cannot say
 
 struct MemorySample {
   std::int64_t frames = 0;  // frames out of the sink when it was taken

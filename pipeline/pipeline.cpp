@@ -17,6 +17,7 @@
 #include "executor.hpp"
 #include "memory_usage.hpp"
 #include "face_model.hpp"
+#include "fault_injection.hpp"
 #include "frame_sources.hpp"
 #include "live_lag.hpp"
 #include "nvtx_range.hpp"
@@ -337,6 +338,7 @@ ExecutorOptions executor_options(const Config& c, std::vector<YuvLayout> layouts
   eo.draw_boxes = c.overlay.boxes;
   eo.draw_hud = c.overlay.hud;
   eo.clock_origin = origin;
+  eo.fault_trap_at_frame = injected_fault_from_env().gpu_trap_at_frame;
   return eo;
 }
 

@@ -6,6 +6,7 @@
 
 #include "config.hpp"
 #include "errors.hpp"
+#include "fault_injection.hpp"
 #include "face_assets.hpp"
 #include "test_media.hpp"
 
@@ -163,6 +164,19 @@ TEST(Config, ShippedConfigsLoad) {
     const std::string path = test::source_dir() + "/config/" + name;
     // The bundled clip may not be made yet; point the input at a file that exists.
     EXPECT_NO_THROW(load_config(path, {"input.uri=" + existing_input(), model_set})) << name;
+  }
+}
+
+TEST(InjectedFault, TrapFrameParsesAndNonsenseNamesTheVariable) {
+  EXPECT_EQ(parse_injected_fault("").gpu_trap_at_frame, -1);
+  EXPECT_EQ(parse_injected_fault("gpu-trap:40").gpu_trap_at_frame, 40);
+  for (const char* bad : {"gpu-trap:", "gpu-trap:-1", "gpu-trap:4x", "cpu-trap:4"}) {
+    try {
+      parse_injected_fault(bad);
+      ADD_FAILURE() << bad << " was accepted";
+    } catch (const ConfigError& e) {
+      EXPECT_NE(std::string(e.what()).find("VIDPIPE_INJECT_FAULT='" + std::string(bad) + "'"), std::string::npos);
+    }
   }
 }
 
