@@ -131,6 +131,8 @@ const std::vector<KeySpec>& key_table() {
              {"auto", "mjpeg", "yuyv"}),
       integer<int>("input.camera.width", [](Config& c) -> int& { return c.input.camera.width; }, 0, 16384),
       integer<int>("input.camera.height", [](Config& c) -> int& { return c.input.camera.height; }, 0, 16384),
+      choice("input.rtsp_transport", [](Config& c) -> std::string& { return c.input.rtsp_transport; },
+             {"tcp", "udp", "auto"}),
       integer<int>("input.camera.fps", [](Config& c) -> int& { return c.input.camera.fps; }, 0, 1000),
       text_list("inputs", [](Config& c) -> std::vector<std::string>& { return c.inputs; }),
       choice("reader.decoder", [](Config& c) -> std::string& { return c.reader.decoder; }, {"cpu", "nvdec"}),

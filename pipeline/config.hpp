@@ -29,6 +29,7 @@ struct Config {
       int width = 0, height = 0;    // 0: the camera's default
       int fps = 0;
     } camera;
+    std::string rtsp_transport = "tcp";  // tcp | udp | auto
   } input;
   // Several inputs in one process (empty: input.uri alone); each gets input.* settings.
   std::vector<std::string> inputs;

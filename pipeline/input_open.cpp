@@ -44,16 +44,25 @@ AvDictionaryPtr camera_options(const CameraOptions& camera) {
   return AvDictionaryPtr(d);
 }
 
-AvInputPtr open_input(const std::string& uri, const CameraOptions& camera, IoDeadline& deadline, double timeout_s) {
+bool is_rtsp_uri(const std::string& uri) { return uri.rfind("rtsp://", 0) == 0 || uri.rfind("rtsps://", 0) == 0; }
+
+AvDictionaryPtr input_options(const std::string& uri, const OpenOptions& options) {
+  if (is_camera_uri(uri)) return camera_options(options.camera);
+  AVDictionary* d = nullptr;
+  if (is_rtsp_uri(uri) && options.rtsp_transport != "auto")
+    av_dict_set(&d, "rtsp_transport", options.rtsp_transport.c_str(), 0);
+  return AvDictionaryPtr(d);
+}
+
+AvInputPtr open_input(const std::string& uri, const OpenOptions& open_options, IoDeadline& deadline, double timeout_s) {
   const AVInputFormat* format = nullptr;
-  AvDictionaryPtr options;
+  AvDictionaryPtr options = input_options(uri, open_options);
   if (is_camera_uri(uri)) {
     avdevice_register_all();
     format = av_find_input_format("v4l2");
     if (!format) throw InputError("camera '" + uri + "': this FFmpeg has no V4L2 input (libavdevice without v4l2)");
     if (!std::filesystem::exists(uri))
       throw InputError("camera '" + uri + "' not found (no such device; is a camera connected? see ls /dev/video*)");
-    options = camera_options(camera);
   }
   std::error_code size_error;
   if (std::filesystem::is_regular_file(uri, size_error) && std::filesystem::file_size(uri, size_error) == 0)

@@ -15,6 +15,14 @@ struct CameraOptions {
   int fps = 0;
 };
 
+// How an input is opened, beyond its URI.
+struct OpenOptions {
+  CameraOptions camera;
+  // rtsp:// only: RTP interleaved in the RTSP TCP connection (tcp), RTP over UDP
+  // ports (udp), or FFmpeg's own choice, UDP first (auto).
+  std::string rtsp_transport = "tcp";
+};
+
 // What FFmpeg's interrupt callback checks: a stop request or a passed deadline.
 class IoDeadline {
  public:
@@ -40,8 +48,11 @@ bool is_camera_uri(const std::string& uri);
 // The avdevice options for a camera: input_format, video_size, framerate.
 AvDictionaryPtr camera_options(const CameraOptions& camera);
 
+bool is_rtsp_uri(const std::string& uri);
+// The demuxer options for `uri`: the camera's for /dev/videoN, the transport for rtsp://.
+AvDictionaryPtr input_options(const std::string& uri, const OpenOptions& options);
+
 // Opens `uri` and reads its stream info; throws InputError naming the input.
-AvInputPtr open_input(const std::string& uri, const CameraOptions& camera, IoDeadline& deadline,
-                      double timeout_s);
+AvInputPtr open_input(const std::string& uri, const OpenOptions& options, IoDeadline& deadline, double timeout_s);
 
 }  // namespace vidpipe

@@ -307,7 +307,8 @@ ReaderOptions reader_options(const Config& c, const std::string& uri, HostMemory
   ro.memory = memory;
   ro.pool_frames = c.reader.pool_frames;
   ro.in_flight = in_flight;
-  ro.camera = {c.input.camera.format, c.input.camera.width, c.input.camera.height, c.input.camera.fps};
+  ro.open.camera = {c.input.camera.format, c.input.camera.width, c.input.camera.height, c.input.camera.fps};
+  ro.open.rtsp_transport = c.input.rtsp_transport;
   ro.live = is_live_uri(uri);
   ro.timeout_s = c.input.timeout_ms / 1e3;
   ro.reconnect_attempts = c.input.reconnect.attempts;

@@ -55,7 +55,7 @@ bool matches_layout(const AVFrame& f, const YuvLayout& l, const FramePool& pool)
 VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
   info_.uri = options.uri;
   try {
-    input_ = open_input(options.uri, options.camera, deadline_, options.live ? options.timeout_s : 0);
+    input_ = open_input(options.uri, options.open, deadline_, options.live ? options.timeout_s : 0);
   } catch (const InputError& e) {
     // A network sender may start after us; a missing camera or file will not appear.
     if (!options.live || is_camera_uri(options.uri) || options.reconnect_attempts == 0) throw;
@@ -150,7 +150,7 @@ AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLay
     while (!stop_ && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (stop_) return nullptr;
     try {
-      AvInputPtr input = open_input(uri, options_.camera, deadline_, options_.timeout_s);
+      AvInputPtr input = open_input(uri, options_.open, deadline_, options_.timeout_s);
       const int index = av_find_best_stream(input.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
       if (index < 0) throw InputError("'" + uri + "': no video stream");
       const AVCodecParameters* par = input->streams[index]->codecpar;

@@ -31,7 +31,7 @@ struct ReaderOptions {
   int in_flight = 8;             // frames the rest of the pipeline may hold at once
   // A pool wait this long means the decoder itself holds every buffer: a deadlock.
   std::chrono::milliseconds pool_timeout{30000};
-  CameraOptions camera;
+  OpenOptions open;  // camera format/size/rate, RTSP transport
   // Live inputs (network, camera): no data for `timeout_s` means the source is lost;
   // the reader reopens it up to `reconnect_attempts` times, waiting `reconnect_backoff_ms`
   // (doubling, at most 8 s) before each try.

@@ -46,6 +46,19 @@ TEST(CameraOptions, FormatSizeAndRateBecomeV4l2Options) {
   EXPECT_EQ(entry(camera_options({"mjpeg", 0, 0, 0}), "input_format"), "mjpeg");
 }
 
+TEST(InputOptions, RtspGetsItsTransportOtherUrisDoNot) {
+  OpenOptions o;
+  EXPECT_EQ(entry(input_options("rtsp://cam.local/live", o), "rtsp_transport"), "tcp");
+  o.rtsp_transport = "udp";
+  EXPECT_EQ(entry(input_options("rtsp://cam.local/live", o), "rtsp_transport"), "udp");
+  o.rtsp_transport = "auto";
+  EXPECT_EQ(input_options("rtsp://cam.local/live", o), nullptr) << "auto leaves FFmpeg's own order";
+  o.rtsp_transport = "tcp";
+  EXPECT_EQ(input_options("udp://127.0.0.1:5000", o), nullptr);
+  o.camera = {"mjpeg", 0, 0, 0};
+  EXPECT_EQ(entry(input_options("/dev/video0", o), "input_format"), "mjpeg");
+}
+
 TEST(MixedBatch, FramesOfOneInputFormRunsAndPackTightly) {
   const std::vector<YuvLayout> layouts = {make_yuv_layout(64, 48, 64, 48, false), make_yuv_layout(32, 16, 32, 16, true)};
   std::vector<DecodedFrame> frames(6);
