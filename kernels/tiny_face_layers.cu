@@ -100,7 +100,7 @@ __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox l
   __shared__ Detection box[decode_slots];
   __shared__ bool keep[decode_slots];
   __shared__ int index[decode_slots];
-  __shared__ int kept, found;
+  __shared__ int found;
   const int b = blockIdx.x;
   const int candidates = cells * cells * TinyFaceWeights::anchors;
   const float* out = net_out + static_cast<std::size_t>(b) * TinyFaceWeights::outputs * cells * cells;
@@ -150,8 +150,11 @@ __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox l
       __syncthreads();
     }
   for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) keep[i] = score[order[i]] > score_threshold;
-  if (threadIdx.x == 0) kept = 0;
   __syncthreads();
+  // Thread 0 writes the list. Its count lives in a register, not shared memory: with
+  // a shared count the compiler loaded it in every thread ahead of the threadIdx test,
+  // a read racing thread 0's increment (compute-sanitizer racecheck found it).
+  int kept = 0;
   for (int i = 0; i < decode_slots; ++i) {
     if (!keep[i]) {
       if (score[order[i]] <= score_threshold) break;  // sorted: the rest are below too
