@@ -176,5 +176,22 @@ TEST(PipelineE2E, ProbeDescribesTheInput) {
   EXPECT_NE(r.output.find("CUDA devices:"), std::string::npos) << r.output;
 }
 
+// input.realtime paces a file like a camera: frames never leave faster than the
+// clip's rate (a lower bound on time the pacing guarantees, not a speed claim).
+TEST(PipelineE2E, RealtimePacesAFileAtItsFrameRate) {
+  const std::string clip30 = test::make_clip("paced.mp4", 320, 240, 45, "-c:v libx264 -pix_fmt yuv420p -r 30");
+  const std::string report = test::scratch_dir() + "/paced.json";
+  const CommandResult r = vidpipe("run --input " + clip30 + " --set device=cpu --set gpu.inference=false " +
+                                  "--set sink.kind=null --set input.realtime=true --set metrics.warmup_frames=5 " +
+                                  "--report " + report);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json j = read_json(report);
+  EXPECT_EQ(j.at("frames"), 45);
+  // 40 frames after the warm-up, due 1/30 s apart: at least 39/30 s between the first and last.
+  EXPECT_GE(j.at("measured_s").get<double>(), 39.0 / 30 - 0.01) << j.dump(1);
+  EXPECT_LE(j.at("fps").get<double>(), 30.0 * 40 / 39 + 0.5);
+  EXPECT_GE(j.at("wall_s").get<double>(), 44.0 / 30);
+}
+
 }  // namespace
 }  // namespace vidpipe
