@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Set up, build and run every test (GPU tests skip without a CUDA device), then the
-# unit tests again under AddressSanitizer + UBSan (VIDPIPE_ASAN=0 skips that part) and
+# unit tests and the fault e2e tests (bad input, interruptions, live sources) again under
+# AddressSanitizer + UBSan (VIDPIPE_ASAN=0 skips that part) and
 # the fuzz targets for a bounded time (VIDPIPE_FUZZ=0 skips them; FUZZ_SECONDS sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,10 +9,15 @@ bash scripts/setup.sh
 ctest --preset default -j"$(nproc)" --timeout 600
 if [ "${VIDPIPE_ASAN:-1}" != 0 ]; then
   cmake --preset debug-asan >/dev/null
-  cmake --build --preset debug-asan -j"$(nproc)" --target vidpipe_tests
+  cmake --build --preset debug-asan -j"$(nproc)" --target vidpipe_tests vidpipe vidpipe_e2e_tests
   # protect_shadow_gap=0: the CUDA driver maps memory where ASan's shadow gap would be.
-  ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    ./build-asan/tests/vidpipe_tests --gtest_brief=1
+  export ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  ./build-asan/tests/vidpipe_tests --gtest_brief=1
+  # The sanitised vidpipe on the fault paths. The rest of the e2e tests (CPU inference
+  # on every frame) would take most of CI's time in a Debug build.
+  VIDPIPE_BIN=$PWD/build-asan/app/vidpipe ./build-asan/tests/vidpipe_e2e_tests --gtest_brief=1 \
+    --gtest_filter='ReliabilityE2E.*:LiveE2E.*:GpuFaultE2E.*'
+  unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
 if [ "${VIDPIPE_FUZZ:-1}" != 0 ]; then
   bash fuzz/run.sh
