@@ -1,9 +1,14 @@
 #include "frame_pool.hpp"
 
+#include <fmt/format.h>
+#include <unistd.h>
+
 #include <condition_variable>
 #include <mutex>
 #include <new>
 #include <vector>
+
+#include "cuda_check.hpp"
 
 namespace vidpipe {
 
@@ -35,13 +40,35 @@ struct Lease {
 };
 }  // namespace
 
+namespace {
+
+std::string pinning_advice(std::size_t count, std::size_t bytes_each) {
+  const double phys_gib =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 30);
+  return fmt::format("not enough host memory to pin {} frame buffers of {:.1f} MB ({:.1f} GiB; this machine has "
+                     "{:.1f} GiB): lower copy.streams or copy.batch_size, or use copy.memory: pageable",
+                     count, bytes_each / 1e6, static_cast<double>(count * bytes_each) / (1 << 30), phys_gib);
+}
+
+}  // namespace
+
 FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory)
     : state_(std::make_shared<State>()) {
   state_->bytes_each = bytes_each;
   state_->memory = memory;
+  // Page-locked memory cannot be swapped: pinning most of RAM starves everything else
+  // on the machine long before cudaHostAlloc says no, so refuse past half of it.
+  const auto phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  if (memory == HostMemory::pinned && count * bytes_each > phys / 2)
+    throw CudaError(cudaErrorMemoryAllocation, pinning_advice(count, bytes_each));
   state_->buffers.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    state_->buffers.emplace_back(bytes_each, memory);
+    try {
+      state_->buffers.emplace_back(bytes_each, memory);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) throw;
+      throw CudaError(e.code(), pinning_advice(count, bytes_each));
+    }
     state_->free_list.push_back(count - 1 - i);  // hand out index 0 first
   }
 }

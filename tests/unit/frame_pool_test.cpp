@@ -4,6 +4,9 @@
 #include <set>
 #include <thread>
 
+#include <unistd.h>
+
+#include "cuda_check.hpp"
 #include "frame_pool.hpp"
 
 namespace vidpipe {
@@ -92,6 +95,24 @@ TEST(FramePool, OwnsOnlyItsBuffers) {
   EXPECT_FALSE(b.owns(x));
   EXPECT_FALSE(a.owns(nullptr));
   av_buffer_unref(&x);
+}
+
+// Asking to pin more than half of RAM is refused before anything is allocated, with
+// the keys to change; pageable memory of the same size is not checked (it can swap).
+TEST(FramePool, PinningMostOfTheMachineIsOneClearError) {
+  const auto phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  const std::size_t frame = 12'441'600;  // one 4K 4:2:0 frame
+  const std::size_t count = phys / 2 / frame + 1;
+  try {
+    FramePool pool(count, frame, HostMemory::pinned);
+    ADD_FAILURE() << "pinning " << count << " 4K frames was accepted";
+  } catch (const CudaError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(e.code(), cudaErrorMemoryAllocation);
+    EXPECT_NE(what.find("not enough host memory to pin " + std::to_string(count) + " frame buffers of 12.4 MB"),
+              std::string::npos) << what;
+    EXPECT_NE(what.find("lower copy.streams or copy.batch_size, or use copy.memory: pageable"), std::string::npos);
+  }
 }
 
 }  // namespace
