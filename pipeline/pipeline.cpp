@@ -371,6 +371,7 @@ nlohmann::json inputs_json(const FrameSources& sources, const Summary& s) {
   for (int i = 0; i < sources.count(); ++i) {
     const VideoReader& r = sources.reader(i);
     inputs.push_back({{"uri", r.info().uri}, {"codec", r.info().codec}, {"decoder", r.info().decoder},
+                      {"decoder_threads", r.info().decoder_threads},
                       {"width", r.info().width}, {"height", r.info().height}, {"live", sources.live(i)},
                       {"frames_decoded", sources.decoded(i)}, {"frames_dropped", sources.dropped(i)},
                       {"frames_measured", s.input_frames_measured[i]}, {"fps", s.input_fps[i]},

@@ -75,11 +75,12 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
     throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
                      "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");
   open_decoder(codec, par);
+  if (nvdec_) confirm_nvdec(codec);
 
   info_.codec = codec->name;
   const char* fmt_name = av_get_pix_fmt_name(nvdec_ ? AV_PIX_FMT_NV12 : decoder_->pix_fmt);
   info_.pixel_format = fmt_name ? fmt_name : "unknown";
-  info_.decoder = nvdec_ ? "nvdec" : "cpu";
+  info_.decoder = nvdec_ ? "nvdec" : nvdec_failed_ ? "cpu (nvdec did not start)" : "cpu";
   info_.width = par->width;
   info_.height = par->height;
   const AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
@@ -98,6 +99,7 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_, nv12);
 
   const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
+  info_.decoder_threads = threads;
   // With NVDEC the host pool only takes frames that arrive in software after all.
   const int pool_frames = options.pool_frames > 0 ? options.pool_frames
                           : nvdec_                ? options.in_flight + 2
@@ -114,7 +116,7 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
   decoder_.reset(avcodec_alloc_context3(codec));
   if (!decoder_) throw std::bad_alloc();
   AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par), "'" + uri + "': bad codec parameters");
-  if (options_.decoder == "nvdec") {
+  if (options_.decoder == "nvdec" && !nvdec_failed_) {
     std::string why;
     nvdec_ = NvdecDecoder::try_create(codec, options_.cuda_device, why);
     if (!nvdec_) spdlog::warn("'{}': reader.decoder nvdec unavailable ({}); decoding on the CPU", uri, why);
@@ -124,7 +126,9 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
   if (nvdec_) {
     // NVDEC has at most 32 decode surfaces and FFmpeg sizes them as DPB + extra frames:
     // asking for more made FFmpeg fall back to software at 4 inputs (docs/BENCHMARKS.md).
-    nvdec_->attach(decoder_.get(), std::min(options_.in_flight + 2, max_nvdec_extra_frames));
+    nvdec_->attach(decoder_.get(), options_.nvdec_extra_frames > 0
+                                       ? options_.nvdec_extra_frames
+                                       : std::min(options_.in_flight + 2, max_nvdec_extra_frames));
     decoder_->thread_count = 1;  // NVDEC decodes; the host thread only parses
   } else {
     decoder_->thread_count = options_.threads;
@@ -140,6 +144,33 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
 #endif
   AV_CHECK_AS(InputError, avcodec_open2(decoder_.get(), codec, nullptr),
               "'" + uri + "': cannot open " + codec->name + " decoder");
+}
+
+void VideoReader::confirm_nvdec(const AVCodec* codec) {
+  AvFramePtr first = make_frame();
+  // No pool yet: a software frame here gets FFmpeg's own buffer (get_pool_buffer).
+  if (!receive_into(first.get())) return;  // nothing decodes: next() will say so
+  if (first->format == AV_PIX_FMT_CUDA) {
+    primed_ = std::move(first);
+    return;
+  }
+  // FFmpeg drops to software by itself when the NVDEC session cannot start (no free
+  // session, too many surfaces) and would then decode on the one thread NVDEC mode uses.
+  spdlog::warn("'{}': NVDEC did not start for this input; decoding it on the CPU with {} threads instead",
+               options_.uri, options_.threads > 0 ? std::to_string(options_.threads) : "FFmpeg's choice of");
+  first.reset();
+  nvdec_failed_ = true;
+  decoder_.reset();  // before nvdec_: the decoder holds NVDEC's frames
+  nvdec_.reset();
+  if (!options_.live) {
+    // A file starts again from the top, so the CPU decoder sees every frame. A live
+    // source goes on: the new decoder starts at its next keyframe.
+    AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+                "'" + options_.uri + "': cannot restart after NVDEC failed (seek failed)");
+    input_done_ = flushed_ = false;
+    packets_this_pass_ = 0;
+  }
+  open_decoder(codec, input_->streams[stream_index_]->codecpar);
 }
 
 AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index) {
@@ -355,13 +386,17 @@ std::optional<DecodedFrame> VideoReader::next() {
   // With frame threads decoding runs ahead in the background; what counts is how long
   // the pipeline had to wait here for the next frame.
   const double started = steady_seconds();
-  AvFramePtr decoded = make_frame();
-  if (!receive_into(decoded.get())) return std::nullopt;
+  AvFramePtr decoded = std::move(primed_);
+  if (!decoded) {
+    decoded = make_frame();
+    if (!receive_into(decoded.get())) return std::nullopt;
+  }
   if (nvdec_ && decoded->format != AV_PIX_FMT_CUDA && info_.decoder == "nvdec") {
-    // FFmpeg drops to software when the hardware decoder cannot start (for instance
-    // when NVDEC refuses another session); the report must say what really decoded.
-    info_.decoder = "cpu (nvdec did not start)";
-    spdlog::warn("'{}': NVDEC did not start for this input; FFmpeg decodes it in software", options_.uri);
+    // Past the first frame (confirm_nvdec) FFmpeg can still drop to software, e.g. when
+    // the stream changes; the report must say what really decoded.
+    info_.decoder = "cpu (nvdec stopped)";
+    spdlog::warn("'{}': NVDEC stopped at frame {}; FFmpeg decodes the rest in software on one thread",
+                 options_.uri, next_index_);
   }
   AvFramePtr frame = decoded->format == AV_PIX_FMT_CUDA ? from_device(std::move(decoded))
                                                         : to_pool_layout(std::move(decoded));

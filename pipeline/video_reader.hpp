@@ -41,6 +41,9 @@ struct ReaderOptions {
   int reconnect_backoff_ms = 500;
   std::string decoder = "cpu";   // cpu | nvdec (falls back to cpu with a note)
   int cuda_device = 0;
+  // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
+  // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
+  int nvdec_extra_frames = 0;
 };
 
 struct VideoInfo {
@@ -53,7 +56,8 @@ struct VideoInfo {
   std::int64_t frame_count = 0;  // 0 when the container does not say
   bool is_still = false;
   FrameColour colour;            // from the container; frames may refine it
-  std::string decoder = "cpu";   // what decodes: cpu or nvdec
+  std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"
+  int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
 };
 
 struct DecodedFrame {
@@ -102,6 +106,9 @@ class VideoReader {
   AvFramePtr to_pool_layout(AvFramePtr decoded);
   void pace(std::int64_t index);
   void open_decoder(const AVCodec* codec, const AVCodecParameters* par);
+  // Decodes the first frame to see whether NVDEC really started; if FFmpeg fell back to
+  // software, starts again with a CPU decoder and its threads.
+  void confirm_nvdec(const AVCodec* codec);
   // A live source stopped sending or failed: reopen it, or throw once attempts run out.
   void reconnect(int error);
   // Opens the input again, up to the configured attempts with backoff; null if stopped.
@@ -132,6 +139,8 @@ class VideoReader {
   std::atomic<bool> pool_exhausted_{false};
   IoDeadline deadline_{stop_};
   std::unique_ptr<NvdecDecoder> nvdec_;
+  bool nvdec_failed_ = false;  // asked for, but FFmpeg could not start it
+  AvFramePtr primed_;          // the first NVDEC frame, decoded by confirm_nvdec()
   int reconnects_ = 0;
   int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
   int source_ = 0;

@@ -76,5 +76,37 @@ TEST(NvdecGpu, FallsBackToTheCpuWithANoteForACodecNvdecLacks) {
   EXPECT_FALSE(f->on_device());
 }
 
+// FFmpeg cannot start NVDEC with more than its 32 decode surfaces and silently decodes in
+// software instead, on the one thread NVDEC mode parses on. The reader must notice on the
+// first frame, say so, and decode every frame on CPU threads instead.
+TEST(NvdecGpu, ASessionThatCannotStartDecodesEveryFrameOnCpuThreads) {
+  REQUIRE_GPU();
+  const std::string clip = test::make_clip("nvdec-fail.mp4", 640, 360, 20, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 10");
+  ReaderOptions ro = test::pageable_reader(clip);
+  ro.decoder = "nvdec";
+  ro.threads = 4;
+  ro.nvdec_extra_frames = 40;
+  VideoReader reader(ro);
+  ASSERT_EQ(reader.info().decoder, "cpu (nvdec did not start)");
+  EXPECT_EQ(reader.info().decoder_threads, 4);
+  const YuvLayout& l = reader.layout();
+  EXPECT_FALSE(l.nv12) << "the CPU decoder's own layout, not NVDEC's";
+  const std::vector<DecodedFrame> frames = read_all(reader);
+  const test::DecodedVideo cpu = test::decode_all(clip);
+  ASSERT_EQ(frames.size(), 20u) << "the frame NVDEC's attempt decoded must not be lost";
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(frames[i].index, static_cast<std::int64_t>(i));
+    ASSERT_FALSE(frames[i].on_device());
+    std::vector<std::uint8_t> luma(static_cast<std::size_t>(l.width) * l.height), ref(luma.size());
+    for (int r = 0; r < l.height; ++r) {
+      std::copy_n(frames[i].data() + l.offset[0] + static_cast<std::size_t>(r) * l.pitch[0], l.width,
+                  luma.data() + static_cast<std::size_t>(r) * l.width);
+      std::copy_n(cpu.frames[i].data() + static_cast<std::size_t>(r) * l.width, l.width,
+                  ref.data() + static_cast<std::size_t>(r) * l.width);
+    }
+    EXPECT_EQ(luma, ref) << "frame " << i;
+  }
+}
+
 }  // namespace
 }  // namespace vidpipe
