@@ -38,12 +38,19 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i color=c=0x2060D0:size=640x360:rate=30 "
                               "-frames:v 30 -c:v libx264 -pix_fmt yuv420p " + clip),
             0);
-  const int display = 90 + static_cast<int>(getpid() % 100);
-  const std::string d = ":" + std::to_string(display);
-  test::Background xvfb("Xvfb " + d + " -screen 0 1280x800x24 -nolisten tcp", dir + "/xvfb.log");
-  const std::string socket = "/tmp/.X11-unix/X" + std::to_string(display);
-  for (int i = 0; i < 250 && !std::filesystem::exists(socket); ++i) std::this_thread::sleep_for(20ms);
-  ASSERT_TRUE(std::filesystem::exists(socket)) << slurp(dir + "/xvfb.log");
+  // -displayfd: Xvfb picks a free display itself and writes its number once it accepts
+  // clients (a fixed number can meet a stale socket or lock of an earlier server).
+  const std::string display_file = dir + "/xvfb-display";
+  std::filesystem::remove(display_file);
+  test::Background xvfb("Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>" + display_file, dir + "/xvfb.log");
+  std::string number;
+  for (int i = 0; i < 250 && number.empty(); ++i) {
+    std::this_thread::sleep_for(20ms);
+    number = slurp(display_file);
+    while (!number.empty() && (number.back() == '\n' || number.back() == ' ')) number.pop_back();
+  }
+  ASSERT_FALSE(number.empty()) << slurp(dir + "/xvfb.log");
+  const std::string d = ":" + number;
 
   const std::string report = dir + "/display.json";
   std::filesystem::remove(report);
