@@ -179,8 +179,10 @@ TEST(LiveE2E, StreamSinkOverUdpReachesAListeningViewer) {
                         std::to_string(port) + "' -c copy " + recorded,
                     scratch("viewer-udp.log"));
   std::this_thread::sleep_for(500ms);  // UDP has no handshake: the viewer must be bound first
+  // A paced file is live (input.drop applies): drop none, so a slow build sends every frame.
   const auto r = vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
-                         "--set input.realtime=true --set sink.kind=stream --set sink.path=udp://127.0.0.1:" +
+                         "--set input.realtime=true --set input.drop=none --set sink.kind=stream "
+                         "--set sink.path=udp://127.0.0.1:" +
                          std::to_string(port));
   ASSERT_EQ(r.code, 0) << r.output;
   viewer.wait(20s);

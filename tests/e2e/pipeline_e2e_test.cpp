@@ -182,7 +182,8 @@ TEST(PipelineE2E, RealtimePacesAFileAtItsFrameRate) {
   const std::string clip30 = test::make_clip("paced.mp4", 320, 240, 45, "-c:v libx264 -pix_fmt yuv420p -r 30");
   const std::string report = test::scratch_dir() + "/paced.json";
   const CommandResult r = vidpipe("run --input " + clip30 + " --set device=cpu --set gpu.inference=false " +
-                                  "--set sink.kind=null --set input.realtime=true --set metrics.warmup_frames=5 " +
+                                  "--set sink.kind=null --set input.realtime=true --set input.drop=none " +
+                                  "--set metrics.warmup_frames=5 " +
                                   "--report " + report);
   ASSERT_EQ(r.code, 0) << r.output;
   const nlohmann::json j = read_json(report);
