@@ -18,6 +18,15 @@ std::array<double, static_cast<std::size_t>(Stage::count)> stage_times(const Fra
 
 }  // namespace
 
+void RunMetrics::Totals::add(const FrameRecord& r) {
+  if (r.source >= static_cast<int>(input_frames.size())) input_frames.resize(r.source + 1, 0);
+  if (r.source >= 0) ++input_frames[r.source];
+  h2d_bytes += static_cast<double>(r.h2d_bytes);
+  d2h_bytes += static_cast<double>(r.d2h_bytes);
+  h2d_s += r.h2d_ms / 1e3;
+  d2h_s += r.d2h_ms / 1e3;
+}
+
 RunMetrics::RunMetrics(int warmup_frames, std::int64_t keep_frames)
     : warmup_frames_(warmup_frames), keep_frames_(std::max<std::int64_t>(keep_frames, 1)) {}
 
@@ -49,12 +58,7 @@ void RunMetrics::fold_oldest_frame() {
     const auto times = stage_times(r);
     for (std::size_t k = 0; k < times.size(); ++k) folded_.stages[k].add(times[k]);
     folded_.gpu.fold({r.gpu_begin, r.gpu_end}, window_lo_);
-    if (r.source >= static_cast<int>(folded_.input_frames.size())) folded_.input_frames.resize(r.source + 1, 0);
-    if (r.source >= 0) ++folded_.input_frames[r.source];
-    folded_.h2d_bytes += static_cast<double>(r.h2d_bytes);
-    folded_.d2h_bytes += static_cast<double>(r.d2h_bytes);
-    folded_.h2d_s += r.h2d_ms / 1e3;
-    folded_.d2h_s += r.d2h_ms / 1e3;
+    folded_.totals.add(r);
   }
   frames_.pop_front();
 }
@@ -136,23 +140,20 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
 
   std::vector<Interval> gpu;
   std::array<std::vector<double>, static_cast<std::size_t>(Stage::count)> recent;
-  double h2d_bytes = folded_.h2d_bytes, d2h_bytes = folded_.d2h_bytes, h2d_s = folded_.h2d_s, d2h_s = folded_.d2h_s;
-  for (int i = 0; i < inputs && i < static_cast<int>(folded_.input_frames.size()); ++i)
-    s.input_frames_measured[i] = folded_.input_frames[i];
+  Totals totals = folded_.totals;
   const std::int64_t front_ordinal = added_ - static_cast<std::int64_t>(frames_.size());
   for (std::size_t k = 0; k < frames_.size(); ++k) {
     if (front_ordinal + static_cast<std::int64_t>(k) < first) continue;
     const FrameRecord& r = frames_[k];
-    if (r.source >= 0 && r.source < inputs) ++s.input_frames_measured[r.source];
+    totals.add(r);
     gpu.push_back({r.gpu_begin, r.gpu_end});
     const auto times = stage_times(r);
     for (std::size_t t = 0; t < times.size(); ++t) recent[t].push_back(times[t]);
-    h2d_bytes += static_cast<double>(r.h2d_bytes);
-    d2h_bytes += static_cast<double>(r.d2h_bytes);
-    h2d_s += r.h2d_ms / 1e3;
-    d2h_s += r.d2h_ms / 1e3;
   }
-  for (int i = 0; i < inputs; ++i) s.input_fps[i] = static_cast<double>(s.input_frames_measured[i]) / s.measured_s;
+  for (int i = 0; i < inputs && i < static_cast<int>(totals.input_frames.size()); ++i) {
+    s.input_frames_measured[i] = totals.input_frames[i];
+    s.input_fps[i] = static_cast<double>(totals.input_frames[i]) / s.measured_s;
+  }
   s.gpu_busy_share =
       (folded_.gpu.length() + union_length(gpu, std::max(lo, folded_.gpu.frontier()), hi)) / s.measured_s;
   auto stats = [&](Stage st) {
@@ -169,8 +170,8 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   s.latency = stats(Stage::latency);
   s.live_lag = stats(Stage::live_lag);
   s.live_lag_last_ms = frames_.back().live_lag_ms;
-  s.h2d_gbps = h2d_s > 0 ? h2d_bytes / h2d_s / 1e9 : 0;
-  s.d2h_gbps = d2h_s > 0 ? d2h_bytes / d2h_s / 1e9 : 0;
+  s.h2d_gbps = totals.h2d_s > 0 ? totals.h2d_bytes / totals.h2d_s / 1e9 : 0;
+  s.d2h_gbps = totals.d2h_s > 0 ? totals.d2h_bytes / totals.d2h_s / 1e9 : 0;
   return s;
 }
 

@@ -86,12 +86,17 @@ class RunMetrics {
   void write_trace(const std::string& path, const std::string& device) const;
 
  private:
+  // Exact per-frame sums, the same whether a frame was folded or is still kept.
+  struct Totals {
+    std::vector<std::int64_t> input_frames;  // measured frames per input
+    double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
+    void add(const FrameRecord& r);
+  };
   // What folded-out frames leave behind.
   struct Folded {
     std::array<StageAccumulator, static_cast<std::size_t>(Stage::count)> stages;
     FoldedUnion gpu;
-    std::vector<std::int64_t> input_frames;  // measured frames per input
-    double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
+    Totals totals;
   };
   struct Waits {
     std::deque<Interval> recent;  // in the order they ended

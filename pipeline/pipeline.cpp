@@ -42,7 +42,6 @@ struct Parts {
   double origin;
   bool terminal;                // stderr is a terminal: redraw one progress line
   std::int64_t expected_frames; // 0: unknown
-  bool on_gpu;
   MemoryLog& memory;            // sampled by the sink thread
   LiveLagClock& live_lag;       // sink thread only
 
@@ -424,8 +423,8 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   so_in.max_frames = c.input.max_frames;
   FrameSources sources(std::move(readers), live, so_in);
 
-  std::unique_ptr<Executor> executor = device == "gpu" ? make_gpu_executor(executor_options(c, layouts, batch, origin))
-                                                       : make_cpu_executor(executor_options(c, layouts, batch, origin));
+  const ExecutorOptions eo = executor_options(c, layouts, batch, origin);
+  std::unique_ptr<Executor> executor = device == "gpu" ? make_gpu_executor(eo) : make_cpu_executor(eo);
 
   LiveControls controls;
   controls.sync = !async;
@@ -463,7 +462,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   MemoryLog memory_log(c.metrics.warmup_frames, device == "gpu");
   LiveLagClock live_lag(n_inputs);
   Parts parts{c,      sources, *executor, sinks, out_pools, metrics, controls, stop, origin,
-              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, device == "gpu", memory_log, live_lag};
+              isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1, expected, memory_log, live_lag};
   spdlog::info("running {} on {} -> {}{}", mode_label(c), executor->device_name(), sinks.front()->describe(),
                n_inputs > 1 ? fmt::format(" (and {} more, one per input)", n_inputs - 1) : "");
   std::exception_ptr error;

@@ -9,6 +9,20 @@
 namespace vidpipe {
 namespace {
 
+// Plane 0 of a frame in `l`'s layout (rows `pitch` apart), packed to width x height.
+std::vector<std::uint8_t> luma_of(const std::uint8_t* frame, const YuvLayout& l) {
+  std::vector<std::uint8_t> luma(static_cast<std::size_t>(l.width) * l.height);
+  for (int r = 0; r < l.height; ++r)
+    std::copy_n(frame + l.offset[0] + static_cast<std::size_t>(r) * l.pitch[0], l.width,
+                luma.data() + static_cast<std::size_t>(r) * l.width);
+  return luma;
+}
+
+// The luma of test::decode_all's frame (planes packed, Y first).
+std::vector<std::uint8_t> packed_luma(const std::vector<std::uint8_t>& frame, const YuvLayout& l) {
+  return {frame.begin(), frame.begin() + static_cast<std::ptrdiff_t>(l.width) * l.height};
+}
+
 std::vector<DecodedFrame> read_all(VideoReader& reader) {
   std::vector<DecodedFrame> frames;
   while (auto f = reader.next()) frames.push_back(std::move(*f));
@@ -50,14 +64,8 @@ TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
     EXPECT_EQ(t.h2d_bytes, 0u) << "an NVDEC frame crossed PCIe";
     for (std::size_t i = 0; i < 4; ++i) {
       // Luma rows of the NV12 result against the CPU decoder's: H.264 decoding is exact.
-      std::vector<std::uint8_t> luma(static_cast<std::size_t>(l.width) * l.height), ref(luma.size());
-      for (int r = 0; r < l.height; ++r) {
-        std::copy_n(outs[i].data() + l.offset[0] + static_cast<std::size_t>(r) * l.pitch[0], l.width,
-                    luma.data() + static_cast<std::size_t>(r) * l.width);
-        std::copy_n(cpu.frames[first + i].data() + static_cast<std::size_t>(r) * l.width, l.width,
-                    ref.data() + static_cast<std::size_t>(r) * l.width);
-      }
-      EXPECT_GT(test::psnr(luma, ref), 50.0) << "frame " << first + i;
+      EXPECT_GT(test::psnr(luma_of(outs[i].data(), l), packed_luma(cpu.frames[first + i], l)), 50.0)
+          << "frame " << first + i;
     }
   }
 }
@@ -97,14 +105,7 @@ TEST(NvdecGpu, ASessionThatCannotStartDecodesEveryFrameOnCpuThreads) {
   for (std::size_t i = 0; i < frames.size(); ++i) {
     EXPECT_EQ(frames[i].index, static_cast<std::int64_t>(i));
     ASSERT_FALSE(frames[i].on_device());
-    std::vector<std::uint8_t> luma(static_cast<std::size_t>(l.width) * l.height), ref(luma.size());
-    for (int r = 0; r < l.height; ++r) {
-      std::copy_n(frames[i].data() + l.offset[0] + static_cast<std::size_t>(r) * l.pitch[0], l.width,
-                  luma.data() + static_cast<std::size_t>(r) * l.width);
-      std::copy_n(cpu.frames[i].data() + static_cast<std::size_t>(r) * l.width, l.width,
-                  ref.data() + static_cast<std::size_t>(r) * l.width);
-    }
-    EXPECT_EQ(luma, ref) << "frame " << i;
+    EXPECT_EQ(luma_of(frames[i].data(), l), packed_luma(cpu.frames[i], l)) << "frame " << i;
   }
 }
 
