@@ -1,8 +1,8 @@
 #include <iostream>
 
-#include "bench.hpp"
+#include "tools/bench.hpp"
 #include "commands.hpp"
-#include "report.hpp"
+#include "metrics/report.hpp"
 
 namespace vidpipe {
 

@@ -1,10 +1,10 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "copybench.hpp"
-#include "cuda_raii.hpp"
-#include "errors.hpp"
-#include "report.hpp"
+#include "tools/copybench.hpp"
+#include "memory/cuda_raii.hpp"
+#include "base/errors.hpp"
+#include "metrics/report.hpp"
 
 namespace vidpipe {
 

@@ -10,9 +10,9 @@ extern "C" {
 #include <iostream>
 
 #include "commands.hpp"
-#include "cuda_check.hpp"
-#include "errors.hpp"
-#include "trace_chart.hpp"
+#include "common/cuda_check.hpp"
+#include "base/errors.hpp"
+#include "tools/trace_chart.hpp"
 
 namespace {
 

@@ -3,9 +3,9 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "cuda_raii.hpp"
-#include "frame_layout.hpp"
-#include "video_reader.hpp"
+#include "memory/cuda_raii.hpp"
+#include "memory/frame_layout.hpp"
+#include "source/video_reader.hpp"
 
 namespace vidpipe {
 

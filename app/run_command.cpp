@@ -1,9 +1,9 @@
 #include <iostream>
 
 #include "commands.hpp"
-#include "config.hpp"
-#include "pipeline.hpp"
-#include "report.hpp"
+#include "config/config.hpp"
+#include "run/pipeline.hpp"
+#include "metrics/report.hpp"
 
 namespace vidpipe {
 

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <string>
 
-#include "config.hpp"
-#include "errors.hpp"
+#include "config/config.hpp"
+#include "base/errors.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string path = "/tmp/vidpipe-fuzz-config-" + std::to_string(getpid()) + ".yaml";

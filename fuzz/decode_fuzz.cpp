@@ -11,8 +11,8 @@ extern "C" {
 }
 #include <spdlog/spdlog.h>
 
-#include "errors.hpp"
-#include "video_reader.hpp"
+#include "base/errors.hpp"
+#include "source/video_reader.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const bool quiet = [] {

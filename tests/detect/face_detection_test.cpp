@@ -8,10 +8,10 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
-#include "executor.hpp"
+#include "device/executor.hpp"
 #include "face_assets.hpp"
-#include "face_model.hpp"
-#include "reference/reference.hpp"
+#include "device/face_model.hpp"
+#include "colour/yuv_to_bgr_ref.hpp"
 
 namespace vidpipe {
 namespace {

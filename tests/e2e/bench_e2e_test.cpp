@@ -6,9 +6,9 @@
 #include <set>
 
 #include "cli_runner.hpp"
-#include "cuda_raii.hpp"
+#include "memory/cuda_raii.hpp"
 #include "test_media.hpp"
-#include "video_reader.hpp"
+#include "source/video_reader.hpp"
 
 namespace vidpipe {
 namespace {

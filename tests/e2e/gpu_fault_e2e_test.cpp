@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cli_runner.hpp"
-#include "cuda_raii.hpp"
+#include "memory/cuda_raii.hpp"
 #include "test_media.hpp"
 
 namespace vidpipe {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "cuda_raii.hpp"
+#include "memory/cuda_raii.hpp"
 #include "cli_runner.hpp"
 #include "face_assets.hpp"
 #include "test_media.hpp"

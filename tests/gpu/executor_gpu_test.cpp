@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-#include "executor.hpp"
+#include "device/executor.hpp"
 #include "gpu_guard.hpp"
 #include "test_media.hpp"
 

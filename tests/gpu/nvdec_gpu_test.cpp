@@ -2,7 +2,7 @@
 // executor with no host copy, and are the same pictures the CPU decoder makes.
 #include <gtest/gtest.h>
 
-#include "executor.hpp"
+#include "device/executor.hpp"
 #include "gpu_guard.hpp"
 #include "test_media.hpp"
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <gtest/gtest.h>
 
-#include "cuda_raii.hpp"
+#include "memory/cuda_raii.hpp"
 
 #define REQUIRE_GPU()                                                                           \
   do {                                                                                          \

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "video_reader.hpp"
+#include "source/video_reader.hpp"
 
 namespace vidpipe::test {
 

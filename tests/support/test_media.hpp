@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "video_reader.hpp"
+#include "source/video_reader.hpp"
 
 namespace vidpipe::test {
 

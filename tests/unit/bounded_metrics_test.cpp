@@ -4,10 +4,10 @@
 
 #include <random>
 
-#include "live_lag.hpp"
-#include "memory_usage.hpp"
-#include "metrics.hpp"
-#include "streaming_stats.hpp"
+#include "source/live_lag.hpp"
+#include "metrics/memory_usage.hpp"
+#include "metrics/run_metrics.hpp"
+#include "metrics/streaming_stats.hpp"
 
 namespace vidpipe {
 namespace {

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <regex>
 
-#include "config.hpp"
-#include "errors.hpp"
-#include "fault_injection.hpp"
+#include "config/config.hpp"
+#include "base/errors.hpp"
+#include "device/fault_injection.hpp"
 #include "face_assets.hpp"
 #include "test_media.hpp"
 

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "errors.hpp"
+#include "base/errors.hpp"
 #include "face_assets.hpp"
-#include "face_model.hpp"
+#include "device/face_model.hpp"
 
 namespace vidpipe {
 namespace {

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "frame_layout.hpp"
+#include "memory/frame_layout.hpp"
 
 namespace vidpipe {
 namespace {

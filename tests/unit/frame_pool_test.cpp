@@ -6,8 +6,8 @@
 
 #include <unistd.h>
 
-#include "cuda_check.hpp"
-#include "frame_pool.hpp"
+#include "common/cuda_check.hpp"
+#include "memory/frame_pool.hpp"
 
 namespace vidpipe {
 namespace {

@@ -2,10 +2,10 @@
 // policies, the camera's avdevice options, and how a mixed batch is laid out.
 #include <gtest/gtest.h>
 
-#include "blocking_queue.hpp"
-#include "executor.hpp"
-#include "frame_layout.hpp"
-#include "input_open.hpp"
+#include "base/blocking_queue.hpp"
+#include "device/executor.hpp"
+#include "memory/frame_layout.hpp"
+#include "source/input_open.hpp"
 
 namespace vidpipe {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "metrics.hpp"
-#include "progress.hpp"
+#include "metrics/run_metrics.hpp"
+#include "metrics/progress.hpp"
 
 namespace vidpipe {
 namespace {

@@ -2,9 +2,9 @@
 
 #include <fstream>
 
-#include "errors.hpp"
+#include "base/errors.hpp"
 #include "test_media.hpp"
-#include "video_reader.hpp"
+#include "source/video_reader.hpp"
 
 namespace vidpipe {
 namespace {

@@ -1,0 +1,14 @@
+// Geometry of fitting a picture into the network's input without distorting it.
+#pragma once
+#include "common/image_types.hpp"
+
+namespace vidpipe {
+
+enum class LetterboxAlign { top_left, centre };
+
+// top_left matches face-api's padToSquare(isCenterImage=false), which the
+// TinyFaceDetector weights were trained with.
+Letterbox make_letterbox(int src_width, int src_height, int dst_width, int dst_height,
+                         LetterboxAlign align);
+
+}  // namespace vidpipe

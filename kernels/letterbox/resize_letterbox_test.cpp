@@ -1,0 +1,53 @@
+// The letterbox geometry and the CPU twin of resize_letterbox against values worked out by hand.
+#include <gtest/gtest.h>
+
+#include <vector>
+#include "letterbox/letterbox.hpp"
+#include "letterbox/resize_letterbox_ref.hpp"
+
+namespace vidpipe {
+namespace {
+
+TEST(ReferenceLetterbox, GeometryTopLeftAndCentre) {
+  const Letterbox tl = make_letterbox(3840, 2160, 416, 416, LetterboxAlign::top_left);
+  EXPECT_EQ(tl.content_width, 416);
+  EXPECT_EQ(tl.content_height, 234);
+  EXPECT_EQ(tl.pad_x, 0);
+  EXPECT_EQ(tl.pad_y, 0);
+  const Letterbox c = make_letterbox(3840, 2160, 416, 416, LetterboxAlign::centre);
+  EXPECT_EQ(c.pad_y, (416 - 234) / 2);
+}
+
+TEST(ReferenceResize, ConstantImageStaysConstantAndPaddingIsBlack) {
+  const int w = 64, h = 32;
+  std::vector<std::uint8_t> src(w * h * 3);
+  for (std::size_t i = 0; i < src.size(); i += 3) src[i] = 10, src[i + 1] = 20, src[i + 2] = 30;
+  const Letterbox lb = make_letterbox(w, h, 16, 16, LetterboxAlign::top_left);
+  std::vector<std::uint8_t> dst(16 * 16 * 3, 77);
+  reference::resize_letterbox(src.data(), w, h, lb, dst.data());
+  for (int y = 0; y < 16; ++y)
+    for (int x = 0; x < 16; ++x) {
+      const std::uint8_t* p = &dst[(y * 16 + x) * 3];
+      if (y < lb.content_height) {
+        EXPECT_EQ(p[0], 10);
+        EXPECT_EQ(p[2], 30);
+      } else {
+        EXPECT_EQ(p[0] + p[1] + p[2], 0) << "padding at " << x << "," << y;
+      }
+    }
+}
+
+TEST(ReferenceResize, HalvingAveragesPairs) {
+  // 4x2 -> 2x1: half-pixel centres land between source pixels, so each output is
+  // the mean of a 2x2 block.
+  std::vector<std::uint8_t> src = {0, 0, 0, 100, 100, 100, 50, 50, 50, 250, 250, 250,
+                                   0, 0, 0, 100, 100, 100, 50, 50, 50, 250, 250, 250};
+  const Letterbox lb = make_letterbox(4, 2, 2, 1, LetterboxAlign::top_left);
+  std::vector<std::uint8_t> dst(2 * 1 * 3);
+  reference::resize_letterbox(src.data(), 4, 2, lb, dst.data());
+  EXPECT_EQ(dst[0], 50);
+  EXPECT_EQ(dst[3], 150);
+}
+
+}  // namespace
+}  // namespace vidpipe

@@ -1,0 +1,13 @@
+// BGR8 interleaved -> RGB float planar (NCHW), (value - mean) * scale per channel.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include "common/image_types.hpp"
+
+namespace vidpipe {
+
+// Input frame b at src + b*width*height*3; output frame b at dst + b*3*width*height.
+void launch_normalise(const std::uint8_t* src, int width, int height, int batch,
+                      const Normalisation& norm, float* dst, cudaStream_t stream);
+
+}  // namespace vidpipe

@@ -1,0 +1,63 @@
+#include "common/cuda_check.hpp"
+#include "overlay/overlay.cuh"
+#include "overlay/overlay_draw.hpp"
+
+namespace vidpipe {
+namespace {
+
+// One block per (detection, frame): its threads share the box's outline pixels,
+// then the label's. Blocks of detections beyond the list's count return at once.
+__global__ void draw_detections_kernel(std::uint8_t* frames, YuvLayout l, const DetectionList* lists,
+                                       GlyphAtlasView atlas, OverlayStyle style) {
+  const DetectionList& list = lists[blockIdx.y];
+  if (static_cast<int>(blockIdx.x) >= list.count) return;
+  std::uint8_t* frame = frames + blockIdx.y * l.frame_bytes;
+  const Detection d = list.det[blockIdx.x];
+  const PixelRect box = box_rect(d, l);
+  const int n = outline_count(box, style.thickness);
+  for (int i = threadIdx.x; i < n; i += blockDim.x) {
+    int x, y;
+    outline_at(box, style.thickness, i, x, y);
+    paint(frame, l, x, y, style.y, style.u, style.v);
+  }
+  __syncthreads();  // the label is painted over the outline
+  const PixelRect label = label_rect(box, l, atlas, style.text_scale);
+  if (label.empty()) return;
+  const int cells = label.width() * label.height();
+  for (int i = threadIdx.x; i < cells; i += blockDim.x) {
+    const int x = label.x0 + i % label.width(), y = label.y0 + i / label.width();
+    const char c = label_char(d.score, (x - label.x0) / (atlas.glyph_w * style.text_scale));
+    const bool ink = text_ink(atlas, style.text_scale, x, y, label, c);
+    paint(frame, l, x, y, ink ? 16 : style.y, style.u, style.v);
+  }
+}
+
+__global__ void draw_hud_kernel(std::uint8_t* frames, YuvLayout l, HudText hud, GlyphAtlasView atlas, int scale) {
+  const PixelRect r = hud_rect(hud, l, atlas, scale);
+  if (r.empty()) return;
+  std::uint8_t* frame = frames + blockIdx.y * l.frame_bytes;
+  const int cells = r.width() * r.height();
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < cells; i += gridDim.x * blockDim.x) {
+    const int x = r.x0 + i % r.width(), y = r.y0 + i / r.width();
+    const char c = hud.text[(x - r.x0) / (atlas.glyph_w * scale)];
+    const std::uint8_t old = frame[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
+    paint(frame, l, x, y, text_ink(atlas, scale, x, y, r, c) ? 235 : old / 4, 128, 128);
+  }
+}
+
+}  // namespace
+
+void launch_draw_detections(std::uint8_t* frames, const YuvLayout& layout, int batch, const DetectionList* lists,
+                            const GlyphAtlasView& atlas, const OverlayStyle& style, cudaStream_t stream) {
+  draw_detections_kernel<<<dim3(max_detections, batch), 256, 0, stream>>>(frames, layout, lists, atlas, style);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_draw_hud(std::uint8_t* frames, const YuvLayout& layout, int batch, const HudText& hud,
+                     const GlyphAtlasView& atlas, int scale, cudaStream_t stream) {
+  if (hud.length == 0) return;
+  draw_hud_kernel<<<dim3(32, batch), 256, 0, stream>>>(frames, layout, hud, atlas, scale);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace vidpipe

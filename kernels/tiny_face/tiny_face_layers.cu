@@ -1,0 +1,211 @@
+#include "common/cuda_check.hpp"
+#include "tiny_face/tiny_face_layers.cuh"
+#include "tiny_face/tiny_face_net.hpp"
+
+namespace vidpipe {
+namespace {
+
+__device__ inline float leaky01(float v) { return v > 0.f ? v : 0.1f * v; }
+
+__global__ void conv3x3_kernel(const float* in, int C, int H, int W, const float* w, const float* bias, int K,
+                               int pad, bool leaky, float* out, int Ho, int Wo) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int b = blockIdx.z / K, k = blockIdx.z % K;
+  if (x >= Wo || y >= Ho) return;
+  const float* img = in + static_cast<std::size_t>(b) * C * H * W;
+  float acc = bias[k];
+  for (int c = 0; c < C; ++c)
+    for (int ky = 0; ky < 3; ++ky) {
+      const int sy = y + ky - pad;
+      if (sy < 0 || sy >= H) continue;
+      for (int kx = 0; kx < 3; ++kx) {
+        const int sx = x + kx - pad;
+        if (sx < 0 || sx >= W) continue;
+        acc += img[(static_cast<std::size_t>(c) * H + sy) * W + sx] * w[((k * C + c) * 3 + ky) * 3 + kx];
+      }
+    }
+  out[((static_cast<std::size_t>(b) * K + k) * Ho + y) * Wo + x] = leaky ? leaky01(acc) : acc;
+}
+
+__global__ void depthwise3x3_kernel(const float* in, int C, int H, int W, const float* w, float* out) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int plane = blockIdx.z;  // image * C + channel
+  if (x >= W || y >= H) return;
+  const int c = plane % C;
+  const float* src = in + static_cast<std::size_t>(plane) * H * W;
+  float acc = 0.f;
+  for (int ky = 0; ky < 3; ++ky) {
+    const int sy = y + ky - 1;
+    if (sy < 0 || sy >= H) continue;
+    for (int kx = 0; kx < 3; ++kx) {
+      const int sx = x + kx - 1;
+      if (sx < 0 || sx >= W) continue;
+      acc += src[sy * W + sx] * w[c * 9 + ky * 3 + kx];
+    }
+  }
+  out[static_cast<std::size_t>(plane) * H * W + y * W + x] = acc;
+}
+
+// One thread per (pixel, output channel): neighbouring threads read neighbouring
+// pixels of the same input channel (coalesced) and the same weight (broadcast).
+__global__ void pointwise_kernel(const float* in, int C, int P, const float* w, const float* bias, int K, bool leaky,
+                                 float* out) {
+  const int p = blockIdx.x * blockDim.x + threadIdx.x;
+  const int k = blockIdx.y;
+  const int b = blockIdx.z;
+  if (p >= P) return;
+  const float* src = in + static_cast<std::size_t>(b) * C * P + p;
+  const float* wk = w + static_cast<std::size_t>(k) * C;
+  float acc = bias[k];
+  for (int c = 0; c < C; ++c) acc += src[static_cast<std::size_t>(c) * P] * wk[c];
+  out[(static_cast<std::size_t>(b) * K + k) * P + p] = leaky ? leaky01(acc) : acc;
+}
+
+__global__ void maxpool2x2_kernel(const float* in, int H, int W, int stride, float* out, int Ho, int Wo) {
+  const int x = blockIdx.x * blockDim.x + threadIdx.x;
+  const int y = blockIdx.y * blockDim.y + threadIdx.y;
+  const int plane = blockIdx.z;
+  if (x >= Wo || y >= Ho) return;
+  // TF 'same': any padding goes after the input, so windows start at y*stride.
+  const float* src = in + static_cast<std::size_t>(plane) * H * W;
+  float m = -INFINITY;
+  for (int dy = 0; dy < 2; ++dy)
+    for (int dx = 0; dx < 2; ++dx) {
+      const int sy = y * stride + dy, sx = x * stride + dx;
+      if (sy < H && sx < W) m = fmaxf(m, src[sy * W + sx]);
+    }
+  out[static_cast<std::size_t>(plane) * Ho * Wo + y * Wo + x] = m;
+}
+
+__device__ inline float sigmoidf(float v) { return 1.f / (1.f + expf(-v)); }
+
+__device__ inline float iou(const Detection& a, const Detection& b) {
+  const float w = fmaxf(0.f, fminf(a.x1, b.x1) - fmaxf(a.x0, b.x0));
+  const float h = fmaxf(0.f, fminf(a.y1, b.y1) - fmaxf(a.y0, b.y0));
+  const float inter = w * h;
+  return inter / ((a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - inter);
+}
+
+constexpr int decode_slots = 1024;  // candidates over the threshold kept per image
+
+// One block per image: score every (cell, anchor), keep those over the threshold,
+// sort them best first (bitonic; ties by candidate index, so the order does not
+// depend on which thread found a box first), then greedy NMS as face-api does.
+__global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox lb, float score_threshold,
+                                    float iou_threshold, DetectionList* lists) {
+  __shared__ float score[decode_slots];
+  __shared__ int order[decode_slots];
+  __shared__ Detection box[decode_slots];
+  __shared__ bool keep[decode_slots];
+  __shared__ int index[decode_slots];
+  __shared__ int found;
+  const int b = blockIdx.x;
+  const int candidates = cells * cells * TinyFaceWeights::anchors;
+  const float* out = net_out + static_cast<std::size_t>(b) * TinyFaceWeights::outputs * cells * cells;
+  for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) {
+    score[i] = -1.f;
+    order[i] = i;
+    index[i] = 0x7fffffff;
+  }
+  if (threadIdx.x == 0) found = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < candidates; i += blockDim.x) {
+    const int anchor = i % TinyFaceWeights::anchors, cell = i / TinyFaceWeights::anchors;
+    const int row = cell / cells, col = cell % cells;
+    auto at = [&](int field) { return out[(static_cast<std::size_t>(anchor * 5 + field) * cells + row) * cells + col]; };
+    const float s = sigmoidf(at(4));
+    if (!(s > score_threshold)) continue;
+    const float size = static_cast<float>(lb.dst_width);
+    const float cx = (col + sigmoidf(at(0))) / cells * size, cy = (row + sigmoidf(at(1))) / cells * size;
+    const float w = expf(at(2)) * tiny_face_anchor(2 * anchor) / cells * size;
+    const float h = expf(at(3)) * tiny_face_anchor(2 * anchor + 1) / cells * size;
+    Detection d;
+    d.x0 = (cx - w / 2 - lb.pad_x) / lb.scale;
+    d.y0 = (cy - h / 2 - lb.pad_y) / lb.scale;
+    d.x1 = (cx + w / 2 - lb.pad_x) / lb.scale;
+    d.y1 = (cy + h / 2 - lb.pad_y) / lb.scale;
+    d.score = s;
+    const int slot = atomicAdd(&found, 1);
+    if (slot >= decode_slots) continue;  // only with an absurdly low threshold
+    box[slot] = d;
+    score[slot] = s;
+    index[slot] = i;
+  }
+  __syncthreads();
+  for (int size = 2; size <= decode_slots; size <<= 1)
+    for (int stride = size / 2; stride > 0; stride >>= 1) {
+      for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) {
+        const int j = i ^ stride;
+        if (j <= i) continue;
+        const int a = order[i], c = order[j];
+        const bool a_first = score[a] > score[c] || (score[a] == score[c] && index[a] < index[c]);
+        const bool descending_block = (i & size) == 0;
+        if (descending_block != a_first) {
+          order[i] = c;
+          order[j] = a;
+        }
+      }
+      __syncthreads();
+    }
+  for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) keep[i] = score[order[i]] > score_threshold;
+  __syncthreads();
+  // Thread 0 writes the list. Its count lives in a register, not shared memory: with
+  // a shared count the compiler loaded it in every thread ahead of the threadIdx test,
+  // a read racing thread 0's increment (compute-sanitizer racecheck found it).
+  int kept = 0;
+  for (int i = 0; i < decode_slots; ++i) {
+    if (!keep[i]) {
+      if (score[order[i]] <= score_threshold) break;  // sorted: the rest are below too
+      continue;
+    }
+    const Detection& best = box[order[i]];
+    for (int j = i + 1 + threadIdx.x; j < decode_slots; j += blockDim.x)
+      if (keep[j] && iou(best, box[order[j]]) > iou_threshold) keep[j] = false;
+    if (threadIdx.x == 0 && kept < max_detections) lists[b].det[kept++] = best;
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) lists[b].count = kept;
+}
+
+dim3 grid2d(int w, int h, int z, dim3 block) { return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y, z); }
+
+}  // namespace
+
+void launch_conv3x3(const float* in, int batch, int C, int H, int W, const float* w, const float* bias, int K, int pad,
+                    bool leaky, float* out, cudaStream_t stream) {
+  const int Ho = H + 2 * pad - 2, Wo = W + 2 * pad - 2;
+  const dim3 block(32, 8);
+  conv3x3_kernel<<<grid2d(Wo, Ho, batch * K, block), block, 0, stream>>>(in, C, H, W, w, bias, K, pad, leaky, out, Ho, Wo);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_depthwise3x3(const float* in, int batch, int C, int H, int W, const float* w, float* out,
+                         cudaStream_t stream) {
+  const dim3 block(32, 8);
+  depthwise3x3_kernel<<<grid2d(W, H, batch * C, block), block, 0, stream>>>(in, C, H, W, w, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_pointwise(const float* in, int batch, int C, int P, const float* w, const float* bias, int K, bool leaky,
+                      float* out, cudaStream_t stream) {
+  const int threads = P >= 256 ? 256 : ((P + 31) / 32) * 32;
+  pointwise_kernel<<<dim3((P + threads - 1) / threads, K, batch), threads, 0, stream>>>(in, C, P, w, bias, K, leaky, out);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_maxpool2x2(const float* in, int batch, int C, int H, int W, int stride, float* out, cudaStream_t stream) {
+  const int Ho = tf_same_out(H, stride), Wo = tf_same_out(W, stride);
+  const dim3 block(32, 8);
+  maxpool2x2_kernel<<<grid2d(Wo, Ho, batch * C, block), block, 0, stream>>>(in, H, W, stride, out, Ho, Wo);
+  CUDA_CHECK_LAUNCH();
+}
+
+void launch_decode_faces(const float* net_out, int batch, int cells, const Letterbox& lb, float score_threshold,
+                         float iou_threshold, DetectionList* lists, cudaStream_t stream) {
+  decode_faces_kernel<<<batch, 256, 0, stream>>>(net_out, cells, lb, score_threshold, iou_threshold, lists);
+  CUDA_CHECK_LAUNCH();
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,55 @@
+// What both executors share: the colour matrix for a frame and the overlay's size.
+#include <algorithm>
+
+#include "device/executor.hpp"
+
+namespace vidpipe {
+
+ColourMatrix matrix_for(const FrameColour& colour) {
+  return make_colour_matrix(colour.standard, colour.range);
+}
+
+OverlayStyle overlay_style_for(const YuvLayout& l) {
+  OverlayStyle s;
+  s.thickness = std::max(2, l.height / 360);
+  s.text_scale = std::max(1, l.height / 540);
+  return s;
+}
+
+int hud_scale_for(const YuvLayout& l) { return std::max(1, l.height / 360); }
+
+std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames) {
+  std::vector<FrameRun> runs;
+  for (int i = 0; i < static_cast<int>(frames.size()); ++i) {
+    if (runs.empty() || runs.back().source != frames[i].source)
+      runs.push_back({i, 0, frames[i].source});
+    ++runs.back().count;
+  }
+  return runs;
+}
+
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts) {
+  BatchPacking p;
+  for (const DecodedFrame& f : frames) {
+    const YuvLayout& l = layouts.at(f.source);
+    p.yuv.push_back(p.yuv_bytes);
+    p.bgr.push_back(p.bgr_bytes);
+    p.yuv_bytes += l.frame_bytes;
+    p.bgr_bytes += static_cast<std::size_t>(l.width) * l.height * 3;
+  }
+  return p;
+}
+
+std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts) {
+  std::size_t m = 0;
+  for (const YuvLayout& l : layouts) m = std::max(m, l.frame_bytes);
+  return m;
+}
+
+std::size_t max_pixels(const std::vector<YuvLayout>& layouts) {
+  std::size_t m = 0;
+  for (const YuvLayout& l : layouts) m = std::max(m, static_cast<std::size_t>(l.width) * l.height);
+  return m;
+}
+
+}  // namespace vidpipe

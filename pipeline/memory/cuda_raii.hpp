@@ -1,0 +1,80 @@
+// Owning wrappers for CUDA objects, so nothing leaks when a stage throws.
+#pragma once
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <utility>
+
+#include "common/cuda_check.hpp"
+
+namespace vidpipe::cuda {
+
+class Stream {
+ public:
+  Stream() { CUDA_CHECK(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking)); }
+  ~Stream() { if (stream_) cudaStreamDestroy(stream_); }
+  Stream(Stream&& o) noexcept : stream_(std::exchange(o.stream_, nullptr)) {}
+  Stream& operator=(Stream&&) = delete;
+  Stream(const Stream&) = delete;
+  cudaStream_t get() const { return stream_; }
+
+ private:
+  cudaStream_t stream_ = nullptr;
+};
+
+// Timing is left on: the metrics read every event's timestamp.
+class Event {
+ public:
+  Event() { CUDA_CHECK(cudaEventCreateWithFlags(&event_, cudaEventBlockingSync)); }
+  ~Event() { if (event_) cudaEventDestroy(event_); }
+  Event(Event&& o) noexcept : event_(std::exchange(o.event_, nullptr)) {}
+  Event& operator=(Event&&) = delete;
+  Event(const Event&) = delete;
+  cudaEvent_t get() const { return event_; }
+  void record(cudaStream_t s) { CUDA_CHECK(cudaEventRecord(event_, s)); }
+  void synchronize() const { CUDA_CHECK(cudaEventSynchronize(event_)); }
+  bool done() const {
+    const cudaError_t status = cudaEventQuery(event_);
+    if (status == cudaErrorNotReady) return false;
+    CUDA_CHECK(status);
+    return true;
+  }
+  // Milliseconds from `earlier` to this event; both must have completed.
+  float ms_since(const Event& earlier) const {
+    float ms = 0.f;
+    CUDA_CHECK(cudaEventElapsedTime(&ms, earlier.event_, event_));
+    return ms;
+  }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+class DeviceBuffer {
+ public:
+  DeviceBuffer() = default;
+  explicit DeviceBuffer(std::size_t bytes) : bytes_(bytes) {
+    if (bytes) CUDA_CHECK(cudaMalloc(&ptr_, bytes));
+  }
+  ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
+  DeviceBuffer(DeviceBuffer&& o) noexcept
+      : ptr_(std::exchange(o.ptr_, nullptr)), bytes_(std::exchange(o.bytes_, 0)) {}
+  DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
+    std::swap(ptr_, o.ptr_);
+    std::swap(bytes_, o.bytes_);
+    return *this;
+  }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  template <class T = std::uint8_t>
+  T* as() const { return static_cast<T*>(ptr_); }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  void* ptr_ = nullptr;
+  std::size_t bytes_ = 0;
+};
+
+// How many CUDA devices this process can use; 0 when there is no driver or GPU.
+int device_count() noexcept;
+
+}  // namespace vidpipe::cuda

@@ -1,0 +1,139 @@
+#include "memory/frame_pool.hpp"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <new>
+#include <vector>
+
+#include "common/cuda_check.hpp"
+
+namespace vidpipe {
+
+struct FramePool::State {
+  std::vector<HostBuffer> buffers;
+  std::vector<std::size_t> free_list;
+  std::size_t bytes_each = 0;
+  HostMemory memory = HostMemory::pageable;
+  bool cancelled = false;
+  double wait_seconds = 0.0;
+  mutable std::mutex mutex;
+  std::condition_variable freed;
+
+  void release(std::size_t index) {
+    {
+      std::lock_guard lock(mutex);
+      free_list.push_back(index);
+    }
+    freed.notify_one();
+  }
+};
+
+namespace {
+// Keeps the pool's memory alive for as long as any buffer is referenced, even if
+// the FramePool object itself has gone (the decoder may free frames late).
+struct Lease {
+  std::shared_ptr<FramePool::State> state;
+  std::size_t index;
+};
+}  // namespace
+
+namespace {
+
+std::string pinning_advice(std::size_t count, std::size_t bytes_each) {
+  const double phys_gib =
+      static_cast<double>(sysconf(_SC_PHYS_PAGES)) * static_cast<double>(sysconf(_SC_PAGESIZE)) / (1 << 30);
+  return fmt::format("not enough host memory to pin {} frame buffers of {:.1f} MB ({:.1f} GiB; this machine has "
+                     "{:.1f} GiB): lower copy.streams or copy.batch_size, or use copy.memory: pageable",
+                     count, bytes_each / 1e6, static_cast<double>(count * bytes_each) / (1 << 30), phys_gib);
+}
+
+}  // namespace
+
+FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory)
+    : state_(std::make_shared<State>()) {
+  state_->bytes_each = bytes_each;
+  state_->memory = memory;
+  // Page-locked memory cannot be swapped: pinning most of RAM starves everything else
+  // on the machine long before cudaHostAlloc says no, so refuse past half of it.
+  const auto phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  if (memory == HostMemory::pinned && count * bytes_each > phys / 2)
+    throw CudaError(cudaErrorMemoryAllocation, pinning_advice(count, bytes_each));
+  state_->buffers.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    try {
+      state_->buffers.emplace_back(bytes_each, memory);
+    } catch (const CudaError& e) {
+      if (e.code() != cudaErrorMemoryAllocation) throw;
+      throw CudaError(e.code(), pinning_advice(count, bytes_each));
+    }
+    state_->free_list.push_back(count - 1 - i);  // hand out index 0 first
+  }
+}
+
+FramePool::~FramePool() { cancel(); }
+
+AVBufferRef* FramePool::acquire(std::chrono::milliseconds timeout) {
+  std::size_t index;
+  {
+    std::unique_lock lock(state_->mutex);
+    const auto start = std::chrono::steady_clock::now();
+    const bool got = state_->freed.wait_for(lock, timeout, [&] {
+      return state_->cancelled || !state_->free_list.empty();
+    });
+    state_->wait_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!got || state_->cancelled) return nullptr;
+    index = state_->free_list.back();
+    state_->free_list.pop_back();
+  }
+  auto* lease = new Lease{state_, index};
+  AVBufferRef* ref = av_buffer_create(
+      state_->buffers[index].data(), state_->bytes_each,
+      [](void* opaque, std::uint8_t*) {
+        auto* l = static_cast<Lease*>(opaque);
+        l->state->release(l->index);
+        delete l;
+      },
+      lease, 0);
+  if (!ref) {
+    state_->release(index);
+    delete lease;
+    throw std::bad_alloc();
+  }
+  return ref;
+}
+
+void FramePool::cancel() {
+  {
+    std::lock_guard lock(state_->mutex);
+    state_->cancelled = true;
+  }
+  state_->freed.notify_all();
+}
+
+bool FramePool::owns(const AVBufferRef* buf) const {
+  if (!buf) return false;
+  for (const auto& b : state_->buffers)
+    if (b.data() == buf->data) return true;
+  return false;
+}
+
+std::size_t FramePool::capacity() const { return state_->buffers.size(); }
+
+std::size_t FramePool::free_count() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->free_list.size();
+}
+
+std::size_t FramePool::buffer_bytes() const { return state_->bytes_each; }
+HostMemory FramePool::memory() const { return state_->memory; }
+
+double FramePool::wait_seconds() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->wait_seconds;
+}
+
+}  // namespace vidpipe

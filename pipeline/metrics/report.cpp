@@ -1,0 +1,106 @@
+#include "metrics/report.hpp"
+
+#include <fmt/format.h>
+
+#include <fstream>
+
+#include "base/errors.hpp"
+
+namespace vidpipe {
+namespace {
+
+nlohmann::json stage_json(const StageStats& s) {
+  return {{"mean_ms", s.mean_ms}, {"p50_ms", s.p50_ms}, {"p99_ms", s.p99_ms}};
+}
+
+}  // namespace
+
+nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::string& device,
+                           const std::string& mode, const Summary& s, std::int64_t decode_errors) {
+  return {
+      {"input",
+       {{"uri", input.uri}, {"codec", input.codec}, {"pixel_format", input.pixel_format},
+        {"width", input.width}, {"height", input.height}, {"fps", input.fps}}},
+      {"device", device},
+      {"mode", mode},
+      {"config",
+       {{"copy", {{"mode", c.copy.mode}, {"memory", c.copy.memory}, {"streams", c.copy.streams},
+                  {"batch_size", c.copy.batch_size}, {"chunk_bytes", c.copy.chunk_bytes}}},
+        {"reader", {{"decoder", c.reader.decoder}, {"threads", c.reader.threads}}},
+        {"sink", {{"kind", c.sink.kind}, {"path", c.sink.path}}},
+        {"gpu", {{"inference", c.gpu.inference}, {"model", c.gpu.model}, {"input", c.gpu.preprocess.width},
+                 {"score_threshold", c.gpu.score_threshold}}},
+        {"warmup_frames", c.metrics.warmup_frames},
+        {"keep_frames", c.metrics.keep_frames}}},
+      {"frames", s.frames},
+      {"frames_measured", s.frames_measured},
+      {"frames_dropped", s.frames_dropped},
+      {"decode_errors", decode_errors},
+      {"warmup_skipped", s.warmup_skipped},
+      {"wall_s", s.wall_s},
+      {"measured_s", s.measured_s},
+      {"first_frame_s", s.first_frame_s},
+      {"fps", s.fps},
+      {"copy_wait_share", s.copy_wait_share},
+      {"compute_wait_share", s.compute_wait_share},
+      {"gpu_busy_share", s.gpu_busy_share},
+      {"h2d_gbps", s.h2d_gbps},
+      {"d2h_gbps", s.d2h_gbps},
+      {"stages",
+       {{"decode", stage_json(s.decode)}, {"h2d", stage_json(s.h2d)}, {"compute", stage_json(s.compute)},
+        {"preprocess", stage_json(s.preprocess)}, {"inference", stage_json(s.infer)},
+        {"d2h", stage_json(s.d2h)}, {"sink", stage_json(s.sink)}}},
+      {"latency", stage_json(s.latency)},
+      {"live_lag", stage_json(s.live_lag)},
+      {"live_lag_last_ms", s.live_lag_last_ms},
+      {"faces", s.faces},
+      {"frames_with_faces", s.frames_with_faces},
+      {"frames_kept", s.frames_kept},
+  };
+}
+
+nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
+  nlohmann::json samples = nlohmann::json::array();
+  for (const MemorySample& m : log.samples()) samples.push_back({{"frames", m.frames}, {"rss_mb", m.rss_mb}, {"device_mb", m.device_mb}});
+  samples.push_back({{"frames", at_end.frames}, {"rss_mb", at_end.rss_mb}, {"device_mb", at_end.device_mb}});
+  const MemorySample& warm = log.after_warmup();
+  return {{"rss_mb_after_warmup", warm.rss_mb},   {"rss_mb_at_end", at_end.rss_mb},
+          {"device_mb_after_warmup", warm.device_mb}, {"device_mb_at_end", at_end.device_mb},
+          {"samples", samples}};
+}
+
+void write_report(const nlohmann::json& report, const std::string& path) {
+  const std::string temp = path + ".part";
+  {
+    std::ofstream out(temp);
+    if (!out) throw OutputError("cannot write report '" + path + "'");
+    out << report.dump(2) << "\n";
+    if (!out) throw OutputError("cannot write report '" + path + "'");
+  }
+  if (std::rename(temp.c_str(), path.c_str()) != 0) throw OutputError("cannot write report '" + path + "'");
+}
+
+std::string summary_text(const std::string& mode, const std::string& device, const Summary& s) {
+  std::string out = fmt::format(
+      "{} on {}: {} frames ({} measured{}) in {:.2f} s, first frame after {:.2f} s\n"
+      "  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | gpu busy {:.1f}% | H2D {:.1f} GB/s | D2H {:.1f} GB/s\n",
+      mode, device, s.frames, s.frames_measured, s.warmup_skipped ? ", too few to skip the warm-up" : " after warm-up",
+      s.wall_s, s.first_frame_s, s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
+      s.d2h_gbps);
+  auto row = [&](const char* name, const StageStats& st) {
+    out += fmt::format("  {:<8} mean {:8.3f} ms  p50 {:8.3f} ms  p99 {:8.3f} ms\n", name, st.mean_ms, st.p50_ms,
+                       st.p99_ms);
+  };
+  row("decode", s.decode);
+  row("h2d", s.h2d);
+  row("compute", s.compute);
+  row(" preproc", s.preprocess);
+  row(" infer", s.infer);
+  row("d2h", s.d2h);
+  row("sink", s.sink);
+  row("latency", s.latency);
+  out += fmt::format("  faces: {} in {} of {} frames\n", s.faces, s.frames_with_faces, s.frames);
+  return out;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,23 @@
+// The end-of-run JSON report and the summary printed to stdout.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/config.hpp"
+#include "metrics/memory_usage.hpp"
+#include "metrics/run_metrics.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+
+nlohmann::json make_report(const Config& config, const VideoInfo& input, const std::string& device,
+                           const std::string& mode, const Summary& summary, std::int64_t decode_errors);
+
+// The memory samples and the two a soak compares: after the warm-up and at the end.
+nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end);
+
+void write_report(const nlohmann::json& report, const std::string& path);
+
+std::string summary_text(const std::string& mode, const std::string& device, const Summary& s);
+
+}  // namespace vidpipe

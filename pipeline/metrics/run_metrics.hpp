@@ -1,0 +1,141 @@
+// Per-frame records and host wait intervals, reduced to the figures DESIGN.md
+// defines (fps, copy-wait share, GPU busy share, per-stage times). All times are
+// seconds on the pipeline clock (0 = pipeline start) unless named *_ms.
+#pragma once
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "common/image_types.hpp"
+#include "metrics/streaming_stats.hpp"
+
+namespace vidpipe {
+
+struct FrameRecord {
+  std::int64_t index = 0;
+  double decoded_at = 0, sink_at = 0;
+  double decode_ms = 0, h2d_ms = 0, compute_ms = 0, d2h_ms = 0, sink_ms = 0;
+  double gpu_begin = 0, gpu_end = 0;  // device activity for this frame's batch
+  std::size_t h2d_bytes = 0, d2h_bytes = 0;
+  double preprocess_ms = 0, infer_ms = 0;
+  int faces = 0;
+  int stream = 0;      // the batch's stream, for the trace
+  int batch = 1;       // frames that shared the batch (the *_ms above are per frame)
+  int source = 0;      // which input
+  double stream_s = 0;     // the frame's timestamp in its stream
+  // How much later than the most punctual frame so far this one left the sink,
+  // measured against the stream's own clock: flat when the pipeline keeps up with a
+  // live source (or drops to), growing when frames back up (input.drop: none).
+  double live_lag_ms = 0;
+};
+
+// What the submitting thread was blocked on.
+enum class WaitKind { copy, compute, output_buffer };
+
+struct Summary {
+  std::int64_t frames = 0;
+  std::int64_t frames_measured = 0;
+  std::int64_t frames_dropped = 0;
+  double wall_s = 0;           // whole run
+  double measured_s = 0;       // after warm-up
+  double first_frame_s = 0;    // start-up: pipeline start to the first frame out of the sink
+  double fps = 0;
+  double copy_wait_share = 0;
+  double compute_wait_share = 0;
+  double gpu_busy_share = 0;
+  StageStats decode, h2d, compute, preprocess, infer, d2h, sink, latency;
+  std::int64_t faces = 0, frames_with_faces = 0;
+  double h2d_gbps = 0, d2h_gbps = 0;
+  bool warmup_skipped = false;  // too few frames to leave the warm-up out
+  // Frames older than the kept window were folded into histograms: percentiles are
+  // then within 1% rather than exact, and a trace holds only the kept frames.
+  std::int64_t frames_kept = 0;
+  StageStats live_lag;
+  double live_lag_last_ms = 0;  // of the last frame out
+  // Per input, over the same window as fps.
+  std::vector<std::int64_t> input_frames_measured;
+  std::vector<double> input_fps;
+};
+
+// Which stage a per-frame time belongs to, for the folded accumulators.
+enum class Stage { decode, h2d, compute, preprocess, infer, d2h, sink, latency, live_lag, count };
+
+// Memory stays bounded on an endless run: the last `keep_frames` frames (and as many
+// waits of each kind) are kept whole; older ones are folded into sums, histograms
+// and running unions once the warm-up has ended (DESIGN.md, metrics).
+class RunMetrics {
+ public:
+  static constexpr std::int64_t default_keep_frames = 10'000;
+  explicit RunMetrics(int warmup_frames, std::int64_t keep_frames = default_keep_frames);
+
+  void add_wait(WaitKind kind, double begin, double end);
+  void add_frame(const FrameRecord& record);
+  // One line for the live display, over the last second; empty if none due yet.
+  // Also refreshes the figures hud_text() shows.
+  std::string live_line(double now);
+  // "fps 123.4  copy-wait 12.3%" from the last live_line(), for the overlay.
+  HudText hud_text() const;
+  double hud_fps() const;
+  // `inputs`: how many inputs there were (per-input figures are sized to it).
+  Summary summarise(double end_time, int inputs = 1) const;
+  // Chrome/Perfetto trace (Trace Event Format) of the run: see trace.cpp.
+  void write_trace(const std::string& path, const std::string& device) const;
+
+ private:
+  // Exact per-frame sums, the same whether a frame was folded or is still kept.
+  struct Totals {
+    std::vector<std::int64_t> input_frames;  // measured frames per input
+    double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
+    void add(const FrameRecord& r);
+  };
+  // What folded-out frames leave behind.
+  struct Folded {
+    std::array<StageAccumulator, static_cast<std::size_t>(Stage::count)> stages;
+    FoldedUnion gpu;
+    Totals totals;
+  };
+  struct Waits {
+    std::deque<Interval> recent;  // in the order they ended
+    FoldedUnion folded;
+  };
+
+  bool window_open() const { return added_ > warmup_frames_; }
+  void fold_oldest_frame();
+  void fold_old_waits(Waits& waits);
+  double waits_length(const Waits& waits, double lo, double hi) const;
+
+  int warmup_frames_;
+  std::int64_t keep_frames_;
+  mutable std::mutex mutex_;
+  std::deque<FrameRecord> frames_;  // the last keep_frames_, in the order they left the sink
+  std::int64_t added_ = 0;          // all frames so far
+  std::int64_t faces_ = 0, frames_with_faces_ = 0;
+  double first_frame_s_ = 0;
+  double window_lo_ = 0;            // sink time of the warm-up's last frame
+  double last_sink_at_ = 0;
+  Folded folded_;
+  Waits copy_waits_, compute_waits_;
+  double last_live_ = 0;
+  std::int64_t frames_at_last_live_ = 0;
+  double live_fps_ = 0, live_copy_wait_ = 0;
+};
+
+// Records [construction, destruction) as a wait of `kind`.
+class ScopedWait {
+ public:
+  ScopedWait(RunMetrics& metrics, WaitKind kind, double clock_origin);
+  ~ScopedWait();
+  ScopedWait(const ScopedWait&) = delete;
+  ScopedWait& operator=(const ScopedWait&) = delete;
+
+ private:
+  RunMetrics& metrics_;
+  WaitKind kind_;
+  double origin_, begin_;
+};
+
+}  // namespace vidpipe

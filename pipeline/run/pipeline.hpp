@@ -1,0 +1,37 @@
+// Builds reader, executor and sink from a Config and runs them: the sync driver
+// (one thread, one frame at a time) or the async driver (DESIGN.md's threads).
+#pragma once
+#include <atomic>
+#include <exception>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "config/config.hpp"
+#include "metrics/memory_usage.hpp"
+#include "metrics/run_metrics.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+
+struct RunResult {
+  VideoInfo input;
+  std::string device;       // "cpu" or the GPU's name
+  std::string mode;         // e.g. "async pinned x2"
+  Summary summary;
+  std::int64_t decode_errors = 0;
+  MemorySample memory_after_warmup, memory_at_end;
+  nlohmann::json report;
+  // Set when the run ended on an error (lost source, write failure...): the outputs
+  // are finalised and the figures cover what got through; the caller reports it.
+  std::exception_ptr error;
+};
+
+// Runs the whole pipeline; `stop` (may be null) ends it early but cleanly: frames
+// already read are finished and the output file is finalised. Errors before the
+// pipeline starts (bad input, config, CUDA) throw; errors during it come back in
+// RunResult::error.
+RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop);
+
+std::string mode_label(const Config& config);
+
+}  // namespace vidpipe

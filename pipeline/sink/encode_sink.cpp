@@ -1,0 +1,188 @@
+// Encodes frames with FFmpeg, to a file or (sink.kind stream) as MPEG-TS to a
+// udp:// or tcp:// URL. A file is written as <path>.part and renamed when finished,
+// so a half-written file never sits under the final name; on an error or an
+// interrupt finish() still runs (destructor), so what reached the sink is always a
+// playable file. A stream is tuned for a viewer: no lookahead, a keyframe a second.
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/opt.h>
+}
+
+#include <spdlog/spdlog.h>
+
+#include <filesystem>
+
+#include "memory/av_raii.hpp"
+#include "base/errors.hpp"
+#include "sink/sink.hpp"
+
+namespace vidpipe {
+namespace {
+
+struct OutputContextDeleter {
+  void operator()(AVFormatContext* oc) const {
+    if (oc && oc->pb) avio_closep(&oc->pb);
+    avformat_free_context(oc);
+  }
+};
+using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
+
+class EncodeSink final : public Sink {
+ public:
+  explicit EncodeSink(const SinkOptions& o)
+      : o_(o), streaming_(o.kind == "stream"), temp_path_(streaming_ ? o.path : o.path + ".part"),
+        packet_(make_packet()) {
+    const AVOutputFormat* format =
+        streaming_ ? av_guess_format("mpegts", nullptr, nullptr) : av_guess_format(nullptr, o.path.c_str(), nullptr);
+    if (!format)
+      throw ConfigError("sink.path: cannot tell the container from the name '" + o.path + "' (use .mp4, .mkv, .ts)");
+    AVFormatContext* raw = nullptr;
+    AV_CHECK_AS(OutputError, avformat_alloc_output_context2(&raw, format, nullptr, temp_path_.c_str()),
+                "cannot create output '" + o.path + "'");
+    output_.reset(raw);
+    open_encoder();
+    AVStream* stream = avformat_new_stream(output_.get(), nullptr);
+    if (!stream) throw std::bad_alloc();
+    stream->time_base = encoder_->time_base;
+    stream->avg_frame_rate = encoder_->framerate;
+    AV_CHECK_AS(OutputError, avcodec_parameters_from_context(stream->codecpar, encoder_.get()),
+                "'" + o.path + "': encoder parameters");
+    AVDictionary* raw_opts = nullptr;
+    // Seven TS packets per datagram: what receivers and middleboxes expect.
+    if (o.path.rfind("udp://", 0) == 0) av_dict_set(&raw_opts, "pkt_size", "1316", 0);
+    const int opened = avio_open2(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE, nullptr, &raw_opts);
+    AvDictionaryPtr unused_options(raw_opts);  // what avio_open2 left over
+    AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + temp_path_ + "'");
+    AV_CHECK_AS(OutputError, avformat_write_header(output_.get(), nullptr), "'" + o.path + "': cannot write header");
+    open_ = true;
+  }
+
+  ~EncodeSink() override {
+    try {
+      finish();
+    } catch (const std::exception& e) {
+      spdlog::error("{}", e.what());
+    }
+  }
+
+  void write(const OutputFrame& out) override {
+    AvFramePtr frame = make_frame();
+    frame->buf[0] = av_buffer_ref(out.buffer);  // the encoder may hold it without a copy
+    if (!frame->buf[0]) throw std::bad_alloc();
+    for (int i = 0; i < (o_.layout.nv12 ? 2 : 3); ++i) {
+      frame->data[i] = out.buffer->data + o_.layout.offset[i];
+      frame->linesize[i] = o_.layout.pitch[i];
+    }
+    frame->extended_data = frame->data;
+    frame->format = encoder_->pix_fmt;
+    frame->width = o_.layout.width;
+    frame->height = o_.layout.height;
+    frame->pts = frames_++;
+    AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
+                "'" + o_.path + "': encoding frame " + std::to_string(out.index));
+    drain();
+  }
+
+  void finish() override {
+    if (!open_) return;
+    open_ = false;
+    AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
+    drain();
+    AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + o_.path + "': cannot finalise");
+    AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + o_.path + "': cannot close");
+    if (streaming_) {
+      spdlog::info("streamed {} frames to {} ({})", frames_, o_.path, encoder_->codec->name);
+      return;
+    }
+    std::error_code ec;
+    std::filesystem::rename(temp_path_, o_.path, ec);
+    if (ec) throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
+    spdlog::info("wrote {} ({} frames, {})", o_.path, frames_, encoder_->codec->name);
+  }
+
+  std::string describe() const override {
+    return std::string(streaming_ ? "stream mpegts " : "encode ") + encoder_->codec->name + " -> " + o_.path;
+  }
+
+ private:
+  bool try_open(const AVCodec* codec) {
+    encoder_.reset(avcodec_alloc_context3(codec));
+    if (!encoder_) throw std::bad_alloc();
+    const AVRational rate = av_d2q(o_.fps > 0 ? o_.fps : 30.0, 100000);
+    encoder_->width = o_.layout.width;
+    encoder_->height = o_.layout.height;
+    encoder_->pix_fmt = o_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+    encoder_->time_base = av_inv_q(rate);
+    encoder_->framerate = rate;
+    encoder_->color_range = o_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    encoder_->colorspace = o_.colour.standard == ColourStandard::bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+    encoder_->thread_count = o_.threads;
+    const int fps = std::max(1, static_cast<int>(rate.num / std::max(1, rate.den)));
+    // A viewer joining a stream waits for the next keyframe: one a second.
+    encoder_->gop_size = streaming_ ? fps : fps * 2;
+    if (output_->oformat->flags & AVFMT_GLOBALHEADER) encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
+    if (std::string(codec->name) == "libx264") {
+      av_opt_set(encoder_->priv_data, "preset", o_.preset.c_str(), 0);
+      av_opt_set_int(encoder_->priv_data, "crf", o_.crf, 0);
+      if (streaming_) av_opt_set(encoder_->priv_data, "tune", "zerolatency", 0);
+    }
+    const int ret = avcodec_open2(encoder_.get(), codec, nullptr);
+    if (ret < 0) {
+      open_error_ = av_error_string(ret);
+      encoder_.reset();
+      return false;
+    }
+    return true;
+  }
+
+  void open_encoder() {
+    if (o_.codec == "auto") {
+      if (const AVCodec* nvenc = avcodec_find_encoder_by_name("h264_nvenc"); nvenc && try_open(nvenc)) return;
+      spdlog::info("NVENC not usable here{}; encoding with libx264", open_error_.empty() ? "" : " (" + open_error_ + ")");
+      o_.codec = "libx264";
+    }
+    const AVCodec* codec = avcodec_find_encoder_by_name(o_.codec.c_str());
+    if (!codec) throw ConfigError("sink.codec: no encoder named '" + o_.codec + "' in this FFmpeg");
+    if (!try_open(codec)) throw OutputError("'" + o_.path + "': cannot open encoder " + o_.codec + ": " + open_error_);
+  }
+
+  void drain() {
+    while (true) {
+      const int ret = avcodec_receive_packet(encoder_.get(), packet_.get());
+      if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return;
+      AV_CHECK_AS(OutputError, ret, "'" + o_.path + "': encoder error");
+      av_packet_rescale_ts(packet_.get(), encoder_->time_base, output_->streams[0]->time_base);
+      packet_->stream_index = 0;
+      AV_CHECK_AS(OutputError, av_interleaved_write_frame(output_.get(), packet_.get()),
+                  "'" + o_.path + "': write error");
+    }
+  }
+
+  SinkOptions o_;
+  bool streaming_;
+  std::string temp_path_;
+  AvOutputPtr output_;
+  AvCodecContextPtr encoder_;
+  AvPacketPtr packet_;
+  std::string open_error_;
+  std::int64_t frames_ = 0;
+  bool open_ = false;
+};
+
+class NullSink final : public Sink {
+ public:
+  void write(const OutputFrame&) override {}
+  void finish() override {}
+  std::string describe() const override { return "null"; }
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> make_sink(const SinkOptions& options) {
+  if (options.kind == "null") return std::make_unique<NullSink>();
+  if (options.kind == "display") return make_display_sink(options);
+  return std::make_unique<EncodeSink>(options);
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,56 @@
+// Where processed frames go. A sink receives frames in order on the sink thread.
+#pragma once
+extern "C" {
+#include <libavutil/buffer.h>
+}
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "source/frame_colour.hpp"
+#include "common/image_types.hpp"
+
+namespace vidpipe {
+
+struct OutputFrame {
+  AVBufferRef* buffer = nullptr;  // borrowed; a sink that keeps it takes its own reference
+  std::int64_t index = 0;
+};
+
+class Sink {
+ public:
+  virtual ~Sink() = default;
+  virtual void write(const OutputFrame& frame) = 0;
+  // Flushes and closes; the output is complete and playable afterwards.
+  virtual void finish() = 0;
+  virtual std::string describe() const = 0;
+};
+
+// Keys pressed in the display window, read by the pipeline.
+struct LiveControls {
+  std::atomic<bool> quit{false};        // q: stop cleanly
+  std::atomic<int> mode_toggles{0};     // s: switch sync/async copies
+  std::atomic<bool> sync{false};        // what the copies are now, for the window's label
+};
+
+struct SinkOptions {
+  std::string kind = "encode";    // encode | stream | display | null
+  std::string path = "out.mp4";
+  std::string codec = "auto";     // auto (NVENC if usable, else libx264) or an encoder name
+  std::string preset = "veryfast";
+  int crf = 23;
+  int threads = 0;
+  double fps = 30;
+  YuvLayout layout;
+  FrameColour colour;
+  std::string title = "vidpipe";  // display: the window's name
+  LiveControls* controls = nullptr;
+};
+
+std::unique_ptr<Sink> make_sink(const SinkOptions& options);
+// Built only with OpenCV highgui (VIDPIPE_DISPLAY); otherwise it throws ConfigError.
+std::unique_ptr<Sink> make_display_sink(const SinkOptions& options);
+
+}  // namespace vidpipe

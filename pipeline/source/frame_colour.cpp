@@ -1,0 +1,33 @@
+#include "source/frame_colour.hpp"
+
+extern "C" {
+#include <libavutil/pixfmt.h>
+}
+
+namespace vidpipe {
+
+FrameColour colour_of(const AVFrame& frame) {
+  return colour_from(frame.colorspace, frame.color_range, frame.format, frame.height);
+}
+
+FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format, int height) {
+  FrameColour c;
+  switch (space) {
+    case AVCOL_SPC_BT709: c.standard = ColourStandard::bt709; break;
+    case AVCOL_SPC_BT470BG:
+    case AVCOL_SPC_SMPTE170M:
+    case AVCOL_SPC_FCC: c.standard = ColourStandard::bt601; break;
+    default:
+      // Same rule as most players: HD and larger is BT.709, SD is BT.601.
+      c.standard = height >= 720 ? ColourStandard::bt709 : ColourStandard::bt601;
+  }
+  const bool jpeg_format = pixel_format == AV_PIX_FMT_YUVJ420P;
+  c.range = (range == AVCOL_RANGE_JPEG || jpeg_format) ? ColourRange::full
+                                                                   : ColourRange::limited;
+  return c;
+}
+
+const char* to_string(ColourStandard s) { return s == ColourStandard::bt709 ? "bt709" : "bt601"; }
+const char* to_string(ColourRange r) { return r == ColourRange::full ? "full" : "limited"; }
+
+}  // namespace vidpipe

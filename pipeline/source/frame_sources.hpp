@@ -1,0 +1,74 @@
+// The pipeline's inputs: one or several readers. Threaded, each reader decodes on its
+// own thread into one shared queue, so frames of all inputs meet in the submit loop
+// and can share a batch. A live reader never waits for the pipeline: when the queue
+// is full it drops a frame by policy (oldest queued or the new one) and counts it,
+// which keeps latency bounded; a file reader waits instead. Unthreaded (the sync
+// driver on files), pop() decodes inline, round-robin over the readers.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "base/blocking_queue.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+
+enum class DropPolicy { oldest, newest, none };
+DropPolicy drop_policy_from(const std::string& name);
+
+struct SourceOptions {
+  bool threaded = true;
+  std::size_t queue_frames = 2;
+  DropPolicy drop = DropPolicy::oldest;  // for live readers; file readers always wait
+  std::int64_t max_frames = 0;           // per input; 0: all
+};
+
+class FrameSources {
+ public:
+  FrameSources(std::vector<std::unique_ptr<VideoReader>> readers, std::vector<bool> live, const SourceOptions& o);
+  ~FrameSources();
+  FrameSources(const FrameSources&) = delete;
+  FrameSources& operator=(const FrameSources&) = delete;
+
+  void start();
+  // The next frame of any input; nullopt when every input has ended, on request_stop(),
+  // or when a reader failed (rethrow() then throws its error).
+  std::optional<DecodedFrame> pop();
+  void request_stop();
+  void rethrow();
+
+  int count() const { return static_cast<int>(readers_.size()); }
+  VideoReader& reader(int i) { return *readers_[i]; }
+  const VideoReader& reader(int i) const { return *readers_[i]; }
+  bool live(int i) const { return live_[i]; }
+  std::int64_t decoded(int i) const { return counters_[i].decoded; }
+  std::int64_t dropped(int i) const { return counters_[i].dropped; }
+  std::int64_t dropped_total() const;
+
+ private:
+  struct Counters {
+    std::atomic<std::int64_t> decoded{0}, dropped{0};
+  };
+  void read_loop(int i);
+  std::optional<DecodedFrame> next_inline();
+
+  std::vector<std::unique_ptr<VideoReader>> readers_;
+  std::vector<bool> live_;
+  SourceOptions options_;
+  std::unique_ptr<Counters[]> counters_;
+  BlockingQueue<DecodedFrame> queue_;
+  std::vector<std::thread> threads_;
+  std::atomic<int> running_{0};
+  std::vector<bool> ended_;  // inline mode
+  int next_reader_ = 0;
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
+
+}  // namespace vidpipe

@@ -1,0 +1,89 @@
+#include "source/input_open.hpp"
+
+extern "C" {
+#include <libavdevice/avdevice.h>
+}
+
+#include <fmt/format.h>
+
+#include <filesystem>
+
+#include "base/clock.hpp"
+#include "base/errors.hpp"
+
+namespace vidpipe {
+
+void IoDeadline::arm(double seconds) {
+  deadline_ = seconds > 0 ? steady_seconds() + seconds : 0.0;
+}
+
+bool IoDeadline::expired() const {
+  const double d = deadline_;
+  return d > 0 && steady_seconds() > d;
+}
+
+int IoDeadline::check(void* self) {
+  auto* d = static_cast<IoDeadline*>(self);
+  if (d->stop_.load()) return 1;
+  if (!d->expired()) return 0;
+  d->fired_ = true;
+  return 1;
+}
+
+AVIOInterruptCB IoDeadline::callback() { return {&IoDeadline::check, this}; }
+
+bool is_camera_uri(const std::string& uri) { return uri.rfind("/dev/video", 0) == 0; }
+
+AvDictionaryPtr camera_options(const CameraOptions& camera) {
+  AVDictionary* d = nullptr;
+  if (camera.format == "mjpeg") av_dict_set(&d, "input_format", "mjpeg", 0);
+  if (camera.format == "yuyv") av_dict_set(&d, "input_format", "yuyv422", 0);
+  if (camera.width > 0 && camera.height > 0)
+    av_dict_set(&d, "video_size", (std::to_string(camera.width) + "x" + std::to_string(camera.height)).c_str(), 0);
+  if (camera.fps > 0) av_dict_set(&d, "framerate", std::to_string(camera.fps).c_str(), 0);
+  return AvDictionaryPtr(d);
+}
+
+bool is_rtsp_uri(const std::string& uri) { return uri.rfind("rtsp://", 0) == 0 || uri.rfind("rtsps://", 0) == 0; }
+
+AvDictionaryPtr input_options(const std::string& uri, const OpenOptions& options) {
+  if (is_camera_uri(uri)) return camera_options(options.camera);
+  AVDictionary* d = nullptr;
+  if (is_rtsp_uri(uri) && options.rtsp_transport != "auto")
+    av_dict_set(&d, "rtsp_transport", options.rtsp_transport.c_str(), 0);
+  return AvDictionaryPtr(d);
+}
+
+AvInputPtr open_input(const std::string& uri, const OpenOptions& open_options, IoDeadline& deadline, double timeout_s) {
+  const AVInputFormat* format = nullptr;
+  AvDictionaryPtr options = input_options(uri, open_options);
+  if (is_camera_uri(uri)) {
+    avdevice_register_all();
+    format = av_find_input_format("v4l2");
+    if (!format) throw InputError("camera '" + uri + "': this FFmpeg has no V4L2 input (libavdevice without v4l2)");
+    if (!std::filesystem::exists(uri))
+      throw InputError("camera '" + uri + "' not found (no such device; is a camera connected? see ls /dev/video*)");
+  }
+  std::error_code size_error;
+  if (std::filesystem::is_regular_file(uri, size_error) && std::filesystem::file_size(uri, size_error) == 0)
+    throw InputError("input '" + uri + "' is an empty file");
+  AVFormatContext* raw = avformat_alloc_context();
+  if (!raw) throw std::bad_alloc();
+  raw->interrupt_callback = deadline.callback();
+  deadline.clear();
+  AVDictionary* opts = options.release();
+  deadline.arm(timeout_s);
+  const int opened = avformat_open_input(&raw, uri.c_str(), format, &opts);
+  AvDictionaryPtr unused(opts);
+  if (opened < 0 && deadline.fired())
+    throw InputError(fmt::format("input '{}': no data within {:.1f} s", uri, timeout_s));
+  AV_CHECK_AS(InputError, opened, (is_camera_uri(uri) ? "camera '" : "cannot open input '") + uri + "'");
+  AvInputPtr input(raw);
+  deadline.arm(timeout_s);
+  AV_CHECK_AS(InputError, avformat_find_stream_info(input.get(), nullptr),
+              "cannot read stream info of '" + uri + "'");
+  deadline.arm(0);
+  return input;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,58 @@
+// Opening an input: files, V4L2 cameras (/dev/videoN through avdevice, with the
+// camera's format, size and rate from the config) and network URLs. Live inputs
+// get an I/O deadline so that a silent sender is noticed instead of blocking forever.
+#pragma once
+#include <atomic>
+#include <string>
+
+#include "memory/av_raii.hpp"
+
+namespace vidpipe {
+
+struct CameraOptions {
+  std::string format = "auto";  // auto | mjpeg | yuyv
+  int width = 0, height = 0;    // 0: the camera's default
+  int fps = 0;
+};
+
+// How an input is opened, beyond its URI.
+struct OpenOptions {
+  CameraOptions camera;
+  // rtsp:// only: RTP interleaved in the RTSP TCP connection (tcp), RTP over UDP
+  // ports (udp), or FFmpeg's own choice, UDP first (auto).
+  std::string rtsp_transport = "tcp";
+};
+
+// What FFmpeg's interrupt callback checks: a stop request or a passed deadline.
+class IoDeadline {
+ public:
+  explicit IoDeadline(const std::atomic<bool>& stop) : stop_(stop) {}
+  // Blocking I/O that starts now gives up after `seconds` (<= 0: never).
+  void arm(double seconds);
+  bool expired() const;
+  // Whether the deadline (not a stop) interrupted I/O since clear(). Sticky, as the
+  // interrupted AVIOContext is: later reads fail at once without asking again.
+  bool fired() const { return fired_; }
+  void clear() { fired_ = false; }
+  AVIOInterruptCB callback();
+
+ private:
+  static int check(void* self);
+  const std::atomic<bool>& stop_;
+  std::atomic<double> deadline_{0.0};
+  std::atomic<bool> fired_{false};
+};
+
+bool is_camera_uri(const std::string& uri);
+
+// The avdevice options for a camera: input_format, video_size, framerate.
+AvDictionaryPtr camera_options(const CameraOptions& camera);
+
+bool is_rtsp_uri(const std::string& uri);
+// The demuxer options for `uri`: the camera's for /dev/videoN, the transport for rtsp://.
+AvDictionaryPtr input_options(const std::string& uri, const OpenOptions& options);
+
+// Opens `uri` and reads its stream info; throws InputError naming the input.
+AvInputPtr open_input(const std::string& uri, const OpenOptions& options, IoDeadline& deadline, double timeout_s);
+
+}  // namespace vidpipe

@@ -1,0 +1,63 @@
+#include "source/nvdec.hpp"
+
+extern "C" {
+#include <libavutil/hwcontext.h>
+#include <libavutil/hwcontext_cuda.h>
+}
+
+namespace vidpipe {
+
+std::unique_ptr<NvdecDecoder> NvdecDecoder::try_create(const AVCodec* codec, int cuda_device, std::string& why) {
+  bool supported = false;
+  for (int i = 0;; ++i) {
+    const AVCodecHWConfig* hw = avcodec_get_hw_config(codec, i);
+    if (!hw) break;
+    if (hw->device_type == AV_HWDEVICE_TYPE_CUDA && (hw->methods & AV_CODEC_HW_CONFIG_METHOD_HW_DEVICE_CTX))
+      supported = true;
+  }
+  if (!supported) {
+    why = std::string("this FFmpeg has no NVDEC decoding for ") + codec->name;
+    return nullptr;
+  }
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices <= cuda_device) {
+    cudaGetLastError();
+    why = "no CUDA device " + std::to_string(cuda_device);
+    return nullptr;
+  }
+  std::unique_ptr<NvdecDecoder> d(new NvdecDecoder);
+  AVDictionary* raw_opts = nullptr;
+  av_dict_set(&raw_opts, "primary_ctx", "1", 0);
+  AvDictionaryPtr opts(raw_opts);
+  AVBufferRef* device = nullptr;
+  const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(cuda_device).c_str(),
+                                         opts.get(), 0);
+  if (ret < 0) {
+    why = "cannot open the CUDA device for NVDEC: " + av_error_string(ret);
+    return nullptr;
+  }
+  d->device_.reset(device);
+  CUDA_CHECK(cudaSetDevice(cuda_device));
+  d->stream_ = std::make_unique<cuda::Stream>();
+  auto* hw = reinterpret_cast<AVHWDeviceContext*>(d->device_->data);
+  static_cast<AVCUDADeviceContext*>(hw->hwctx)->stream = d->stream_->get();
+  return d;
+}
+
+AVPixelFormat NvdecDecoder::pick_cuda(AVCodecContext*, const AVPixelFormat* offered) {
+  for (const AVPixelFormat* f = offered; *f != AV_PIX_FMT_NONE; ++f)
+    if (*f == AV_PIX_FMT_CUDA) return *f;
+  return offered[0];  // not for this stream (e.g. a profile NVDEC lacks): software
+}
+
+void NvdecDecoder::attach(AVCodecContext* decoder, int extra_frames) {
+  decoder->hw_device_ctx = av_buffer_ref(device_.get());
+  if (!decoder->hw_device_ctx) throw std::bad_alloc();
+  decoder->get_format = &NvdecDecoder::pick_cuda;
+  // The pipeline holds decoded frames in flight; without these the surface pool runs dry.
+  decoder->extra_hw_frames = extra_frames;
+}
+
+void NvdecDecoder::wait_frame() const { CUDA_CHECK(cudaStreamSynchronize(stream_->get())); }
+
+}  // namespace vidpipe

@@ -1,0 +1,419 @@
+#include "source/video_reader.hpp"
+
+extern "C" {
+#include <libavutil/hwcontext.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
+#include <libswscale/swscale.h>
+}
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include "base/errors.hpp"
+#include "memory/frame_layout.hpp"
+#include "source/nvdec.hpp"
+
+namespace vidpipe {
+
+namespace {
+
+constexpr int max_dimension = 16384;
+// H.264/HEVC keep up to 16 reference frames, and each frame thread holds one more.
+constexpr int decoder_reference_frames = 16;
+constexpr int max_backoff_ms = 8000;
+constexpr int max_nvdec_extra_frames = 20;  // the most seen to work on the H200 (2 inputs, batch 2)
+
+bool decodes_into_pool(int format, bool nv12) {
+  return nv12 ? format == AV_PIX_FMT_NV12
+              : (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P);
+}
+
+void fill_planes(AVFrame* frame, AVBufferRef* buf, const YuvLayout& l) {
+  frame->buf[0] = buf;
+  for (int i = 0; i < (l.nv12 ? 2 : 3); ++i) {
+    frame->data[i] = buf->data + l.offset[i];
+    frame->linesize[i] = l.pitch[i];
+  }
+  frame->extended_data = frame->data;
+}
+
+bool matches_layout(const AVFrame& f, const YuvLayout& l, const FramePool& pool) {
+  if (!pool.owns(f.buf[0]) || f.buf[1] || !decodes_into_pool(f.format, l.nv12)) return false;
+  if (f.width != l.width || f.height != l.height) return false;
+  for (int i = 0; i < (l.nv12 ? 2 : 3); ++i)
+    if (f.data[i] != f.buf[0]->data + l.offset[i] || f.linesize[i] != l.pitch[i]) return false;
+  return true;
+}
+
+}  // namespace
+
+VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
+  info_.uri = options.uri;
+  try {
+    input_ = open_input(options.uri, options.open, deadline_, options.live ? options.timeout_s : 0);
+  } catch (const InputError& e) {
+    // A network sender may start after us; a missing camera or file will not appear.
+    if (!options.live || is_camera_uri(options.uri) || options.reconnect_attempts == 0) throw;
+    spdlog::warn("{}; retrying", e.what());
+    input_ = open_with_retries(e.what(), nullptr, nullptr);
+    if (!input_) throw InputError("'" + options.uri + "': stopped before the input opened");
+  }
+  const AVCodec* codec = nullptr;
+  stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+  if (stream_index_ == AVERROR_DECODER_NOT_FOUND)
+    throw InputError("'" + options.uri + "': no decoder for its video codec");
+  if (stream_index_ < 0) throw InputError("'" + options.uri + "': no video stream");
+  const AVStream* stream = input_->streams[stream_index_];
+  const AVCodecParameters* par = stream->codecpar;
+  if (par->width <= 0 || par->height <= 0 || par->width > max_dimension ||
+      par->height > max_dimension)
+    throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
+                     "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");
+  open_decoder(codec, par);
+  if (nvdec_) confirm_nvdec(codec);
+
+  info_.codec = codec->name;
+  const char* fmt_name = av_get_pix_fmt_name(nvdec_ ? AV_PIX_FMT_NV12 : decoder_->pix_fmt);
+  info_.pixel_format = fmt_name ? fmt_name : "unknown";
+  info_.decoder = nvdec_ ? "nvdec" : nvdec_failed_ ? "cpu (nvdec did not start)" : "cpu";
+  info_.width = par->width;
+  info_.height = par->height;
+  const AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
+  if (rate.num > 0 && rate.den > 0) info_.fps = av_q2d(rate);
+  info_.frame_count = options.live ? 0 : stream->nb_frames;
+  info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
+
+  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->height);
+  // NVDEC writes NV12 on the device; the executor copies it into this layout there.
+  const bool nv12 = nvdec_ || decoder_->pix_fmt == AV_PIX_FMT_NV12;
+  alloc_width_ = par->width;
+  alloc_height_ = par->height;
+  int linesize_align[AV_NUM_DATA_POINTERS];
+  if (!nvdec_ && decodes_into_pool(decoder_->pix_fmt, nv12))
+    avcodec_align_dimensions2(decoder_.get(), &alloc_width_, &alloc_height_, linesize_align);
+  layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_, nv12);
+
+  const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
+  info_.decoder_threads = threads;
+  // With NVDEC the host pool only takes frames that arrive in software after all.
+  const int pool_frames = options.pool_frames > 0 ? options.pool_frames
+                          : nvdec_                ? options.in_flight + 2
+                                                  : decoder_reference_frames + threads + options.in_flight + 2;
+  pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
+  spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", options.uri, info_.codec,
+               info_.width, info_.height, info_.pixel_format, info_.fps,
+               nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,
+               layout_.frame_bytes / 1e6, to_string(options.memory));
+}
+
+void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* par) {
+  const std::string& uri = options_.uri;
+  decoder_.reset(avcodec_alloc_context3(codec));
+  if (!decoder_) throw std::bad_alloc();
+  AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par), "'" + uri + "': bad codec parameters");
+  if (options_.decoder == "nvdec" && !nvdec_failed_) {
+    std::string why;
+    nvdec_ = NvdecDecoder::try_create(codec, options_.cuda_device, why);
+    if (!nvdec_) spdlog::warn("'{}': reader.decoder nvdec unavailable ({}); decoding on the CPU", uri, why);
+  }
+  decoder_->opaque = this;
+  decoder_->get_buffer2 = &VideoReader::get_pool_buffer;
+  if (nvdec_) {
+    // NVDEC has at most 32 decode surfaces and FFmpeg sizes them as DPB + extra frames:
+    // asking for more made FFmpeg fall back to software at 4 inputs (docs/BENCHMARKS.md).
+    nvdec_->attach(decoder_.get(), options_.nvdec_extra_frames > 0
+                                       ? options_.nvdec_extra_frames
+                                       : std::min(options_.in_flight + 2, max_nvdec_extra_frames));
+    decoder_->thread_count = 1;  // NVDEC decodes; the host thread only parses
+  } else {
+    decoder_->thread_count = options_.threads;
+    decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
+  }
+#if FF_API_THREAD_SAFE_CALLBACKS
+  // FFmpeg 5.x still asks for this flag before it frame-threads a decoder with a
+  // custom get_buffer2 (ours is thread-safe: the pool locks). 6.0 drops the field.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+  decoder_->thread_safe_callbacks = 1;
+#pragma GCC diagnostic pop
+#endif
+  AV_CHECK_AS(InputError, avcodec_open2(decoder_.get(), codec, nullptr),
+              "'" + uri + "': cannot open " + codec->name + " decoder");
+}
+
+void VideoReader::confirm_nvdec(const AVCodec* codec) {
+  AvFramePtr first = make_frame();
+  // No pool yet: a software frame here gets FFmpeg's own buffer (get_pool_buffer).
+  if (!receive_into(first.get())) return;  // nothing decodes: next() will say so
+  if (first->format == AV_PIX_FMT_CUDA) {
+    primed_ = std::move(first);
+    return;
+  }
+  // FFmpeg drops to software by itself when the NVDEC session cannot start (no free
+  // session, too many surfaces) and would then decode on the one thread NVDEC mode uses.
+  spdlog::warn("'{}': NVDEC did not start for this input; decoding it on the CPU with {} threads instead",
+               options_.uri, options_.threads > 0 ? std::to_string(options_.threads) : "FFmpeg's choice of");
+  first.reset();
+  nvdec_failed_ = true;
+  decoder_.reset();  // before nvdec_: the decoder holds NVDEC's frames
+  nvdec_.reset();
+  if (!options_.live) {
+    // A file starts again from the top, so the CPU decoder sees every frame. A live
+    // source goes on: the new decoder starts at its next keyframe.
+    AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+                "'" + options_.uri + "': cannot restart after NVDEC failed (seek failed)");
+    input_done_ = flushed_ = false;
+    packets_this_pass_ = 0;
+  }
+  open_decoder(codec, input_->streams[stream_index_]->codecpar);
+}
+
+AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index) {
+  const std::string& uri = options_.uri;
+  int backoff_ms = options_.reconnect_backoff_ms;
+  for (int attempt = 1; attempt <= options_.reconnect_attempts && !stop_; ++attempt) {
+    const double wake = steady_seconds() + backoff_ms / 1e3;
+    while (!stop_ && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (stop_) return nullptr;
+    try {
+      AvInputPtr input = open_input(uri, options_.open, deadline_, options_.timeout_s);
+      const int index = av_find_best_stream(input.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
+      if (index < 0) throw InputError("'" + uri + "': no video stream");
+      const AVCodecParameters* par = input->streams[index]->codecpar;
+      if (expected && (par->width != expected->width || par->height != expected->height))
+        throw InputError(fmt::format("'{}': came back as {}x{}, was {}x{}", uri, par->width, par->height,
+                                     expected->width, expected->height));
+      spdlog::info("'{}': connected (attempt {} of {})", uri, attempt, options_.reconnect_attempts);
+      if (stream_index) *stream_index = index;
+      return input;
+    } catch (const InputError& e) {
+      spdlog::warn("'{}': attempt {} of {} failed: {}", uri, attempt, options_.reconnect_attempts, e.what());
+    }
+    backoff_ms = std::min(backoff_ms * 2, max_backoff_ms);
+  }
+  if (stop_) return nullptr;
+  throw InputError(fmt::format("'{}': {}; gave up after {} reconnect attempts", uri, cause,
+                               options_.reconnect_attempts));
+}
+
+void VideoReader::reconnect(int error) {
+  const std::string cause = deadline_.fired()    ? fmt::format("no data for {:.1f} s", options_.timeout_s)
+                            : error == AVERROR_EOF ? std::string("the sender closed the stream")
+                                                   : av_error_string(error);
+  spdlog::warn("'{}': source lost after frame {} ({})", options_.uri, next_index_, cause);
+  input_.reset();  // a UDP port can be bound once: let go of it before listening again
+  int index = -1;
+  AvInputPtr input =
+      open_with_retries(fmt::format("source lost after frame {} ({})", next_index_, cause), &layout_, &index);
+  if (!input) {  // stopping
+    input_done_ = true;
+    return;
+  }
+  input_ = std::move(input);
+  stream_index_ = index;
+  ++reconnects_;
+}
+
+VideoReader::~VideoReader() {
+  stop_ = true;  // frame threads still running get plain buffers, not errors
+  pool_->cancel();
+  decoder_.reset();  // frame threads may still be inside get_buffer2; join them first
+  sws_freeContext(sws_);
+}
+
+void VideoReader::request_stop() {
+  stop_ = true;
+  pool_->cancel();
+}
+
+int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags) {
+  auto* self = static_cast<VideoReader*>(ctx->opaque);
+  const YuvLayout& l = self->layout_;
+  if (self->stop_ || !decodes_into_pool(frame->format, l.nv12) || frame->width > self->alloc_width_ ||
+      frame->height > self->alloc_height_)
+    return avcodec_default_get_buffer2(ctx, frame, flags);
+  AVBufferRef* buf = self->pool_->acquire(self->options_.pool_timeout);
+  if (!buf) {
+    if (!self->stop_) self->pool_exhausted_ = true;
+    return AVERROR(ENOMEM);
+  }
+  fill_planes(frame, buf, l);
+  return 0;
+}
+
+bool VideoReader::feed_decoder() {
+  while (!input_done_) {
+    // The deadline covers only the wait for data, not the decoding in between.
+    if (options_.live) deadline_.arm(options_.timeout_s);
+    const int ret = av_read_frame(input_.get(), packet_.get());
+    deadline_.arm(0);
+    if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stop_) {
+      // Let the decoder give up the pictures it still holds before the source is reopened.
+      pending_reconnect_ = ret;
+      avcodec_send_packet(decoder_.get(), nullptr);
+      return true;
+    }
+    if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
+      // Restart only if this pass read something: an empty stream must not spin.
+      if (options_.loop && !stop_ && packets_this_pass_ > 0) {
+        packets_this_pass_ = 0;
+        AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+                    "'" + options_.uri + "': cannot loop (seek failed)");
+        // Drain what the decoder holds before the restart is fed in.
+        avcodec_send_packet(decoder_.get(), nullptr);
+        return true;
+      }
+      input_done_ = true;
+      break;
+    }
+    AV_CHECK_AS(InputError, ret, "'" + options_.uri + "': read error after frame " + std::to_string(next_index_));
+    if (packet_->stream_index != stream_index_) {
+      av_packet_unref(packet_.get());
+      continue;
+    }
+    ++packets_this_pass_;
+    const int sent = avcodec_send_packet(decoder_.get(), packet_.get());
+    av_packet_unref(packet_.get());
+    if (sent < 0 && sent != AVERROR(EAGAIN)) {
+      ++decode_errors_;
+      spdlog::warn("'{}': decode error near frame {}: {} (frame skipped)", options_.uri,
+                   next_index_, av_error_string(sent));
+    }
+    return true;
+  }
+  if (!flushed_) {
+    flushed_ = true;
+    avcodec_send_packet(decoder_.get(), nullptr);
+    return true;
+  }
+  return false;
+}
+
+bool VideoReader::receive_into(AVFrame* out) {
+  while (!stop_) {
+    const int ret = avcodec_receive_frame(decoder_.get(), out);
+    if (ret == 0) return true;
+    if (pool_exhausted_)
+      throw InputError("'" + options_.uri + "': frame pool exhausted (" +
+                       std::to_string(pool_->capacity()) +
+                       " buffers all held); raise reader.pool_frames");
+    if (ret == AVERROR_EOF) {
+      if (pending_reconnect_ != 0) {  // drained: now reopen the lost live source
+        avcodec_flush_buffers(decoder_.get());
+        const int cause = std::exchange(pending_reconnect_, 0);
+        reconnect(cause);
+        continue;
+      }
+      if (!input_done_ && options_.loop) {  // drained for a loop restart
+        avcodec_flush_buffers(decoder_.get());
+        continue;
+      }
+      return false;
+    }
+    if (ret != AVERROR(EAGAIN)) {
+      ++decode_errors_;
+      spdlog::warn("'{}': decode error near frame {}: {}", options_.uri, next_index_, av_error_string(ret));
+    }
+    if (!feed_decoder()) return false;
+  }
+  return false;
+}
+
+AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
+  if (matches_layout(*decoded, layout_, *pool_)) return decoded;
+  if (decoded->width != layout_.width || decoded->height != layout_.height)
+    throw InputError("'" + options_.uri + "': frame " + std::to_string(next_index_) + " changes size to " +
+                     std::to_string(decoded->width) + "x" + std::to_string(decoded->height) +
+                     " (mid-stream resolution changes are not supported)");
+  AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
+  if (!buf) {
+    if (stop_) return nullptr;
+    throw InputError("'" + options_.uri + "': frame pool exhausted; raise reader.pool_frames");
+  }
+  AvFramePtr out = make_frame();
+  fill_planes(out.get(), buf, layout_);
+  out->format = layout_.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+  out->width = layout_.width;
+  out->height = layout_.height;
+  av_frame_copy_props(out.get(), decoded.get());
+  const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(decoded->format));
+  if (desc && (desc->flags & AV_PIX_FMT_FLAG_RGB)) {
+    // swscale converts RGB with BT.601 limited-range coefficients by default.
+    out->colorspace = AVCOL_SPC_BT470BG;
+    out->color_range = AVCOL_RANGE_MPEG;
+  }
+  sws_ = sws_getCachedContext(sws_, decoded->width, decoded->height,
+                              static_cast<AVPixelFormat>(decoded->format), out->width, out->height,
+                              static_cast<AVPixelFormat>(out->format), SWS_BILINEAR, nullptr,
+                              nullptr, nullptr);
+  if (!sws_) throw InputError("'" + options_.uri + "': cannot convert pixel format " + info_.pixel_format);
+  sws_scale(sws_, decoded->data, decoded->linesize, 0, decoded->height, out->data, out->linesize);
+  ++converted_frames_;
+  if (converted_frames_ == 1)
+    spdlog::info("'{}': frames arrive as {}; converting to {} (one extra host copy per frame)",
+                 options_.uri, av_get_pix_fmt_name(static_cast<AVPixelFormat>(decoded->format)),
+                 layout_.nv12 ? "nv12" : "yuv420p");
+  return out;
+}
+
+AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
+  const auto* frames = reinterpret_cast<const AVHWFramesContext*>(decoded->hw_frames_ctx->data);
+  if (frames->sw_format != AV_PIX_FMT_NV12)
+    throw InputError(fmt::format("'{}': frame {}: NVDEC delivers {} (not 8-bit 4:2:0); use reader.decoder: cpu",
+                                 options_.uri, next_index_, av_get_pix_fmt_name(frames->sw_format)));
+  if (decoded->width != layout_.width || decoded->height != layout_.height)
+    throw InputError(fmt::format("'{}': frame {} changes size to {}x{} (mid-stream resolution changes are not "
+                                 "supported)", options_.uri, next_index_, decoded->width, decoded->height));
+  nvdec_->wait_frame();
+  return decoded;
+}
+
+void VideoReader::pace(std::int64_t index) {
+  if (!options_.realtime || options_.live) return;
+  const double now = steady_seconds();
+  if (pace_start_ < 0) pace_start_ = now;
+  const double due = pace_start_ + index / info_.fps;
+  if (due > now) std::this_thread::sleep_for(std::chrono::duration<double>(due - now));
+}
+
+std::optional<DecodedFrame> VideoReader::next() {
+  if (stop_) return std::nullopt;
+  // With frame threads decoding runs ahead in the background; what counts is how long
+  // the pipeline had to wait here for the next frame.
+  const double started = steady_seconds();
+  AvFramePtr decoded = std::move(primed_);
+  if (!decoded) {
+    decoded = make_frame();
+    if (!receive_into(decoded.get())) return std::nullopt;
+  }
+  if (nvdec_ && decoded->format != AV_PIX_FMT_CUDA && info_.decoder == "nvdec") {
+    // Past the first frame (confirm_nvdec) FFmpeg can still drop to software, e.g. when
+    // the stream changes; the report must say what really decoded.
+    info_.decoder = "cpu (nvdec stopped)";
+    spdlog::warn("'{}': NVDEC stopped at frame {}; FFmpeg decodes the rest in software on one thread",
+                 options_.uri, next_index_);
+  }
+  AvFramePtr frame = decoded->format == AV_PIX_FMT_CUDA ? from_device(std::move(decoded))
+                                                        : to_pool_layout(std::move(decoded));
+  if (!frame) return std::nullopt;
+  pace(next_index_);
+  DecodedFrame out;
+  out.colour = colour_of(*frame);
+  out.frame = std::move(frame);
+  out.source = source_;
+  const AVRational tb = input_ ? input_->streams[stream_index_]->time_base : AVRational{1, 1};
+  out.stream_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE ? next_index_ / info_.fps
+                                                                     : out.frame->best_effort_timestamp * av_q2d(tb);
+  out.index = next_index_++;
+  const double now = steady_seconds();
+  out.decoded_at = now - clock_origin_;
+  out.decode_ms = (now - started) * 1e3;
+  return out;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,149 @@
+// Demux + decode with FFmpeg, straight into a FramePool: a custom get_buffer2 hands
+// the decoder pool buffers, so decoded pixels land in (pinned) memory the GPU can
+// DMA from with no extra host copy. Frames the decoder cannot write in our layout
+// (other pixel formats, stills) are converted into a pool buffer with swscale.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "memory/av_raii.hpp"
+#include "base/clock.hpp"
+#include "source/frame_colour.hpp"
+#include "memory/frame_pool.hpp"
+#include "common/image_types.hpp"
+#include "source/input_open.hpp"
+
+struct SwsContext;
+
+namespace vidpipe {
+
+struct ReaderOptions {
+  std::string uri;
+  int threads = 0;               // decoder threads, 0 = FFmpeg's choice
+  bool loop = false;             // restart at end of file
+  bool realtime = false;         // pace output at the stream's frame rate
+  HostMemory memory = HostMemory::pinned;
+  int pool_frames = 0;           // 0 = enough for the decoder plus `in_flight`
+  int in_flight = 8;             // frames the rest of the pipeline may hold at once
+  // A pool wait this long means the decoder itself holds every buffer: a deadlock.
+  std::chrono::milliseconds pool_timeout{30000};
+  OpenOptions open;  // camera format/size/rate, RTSP transport
+  // Live inputs (network, camera): no data for `timeout_s` means the source is lost;
+  // the reader reopens it up to `reconnect_attempts` times, waiting `reconnect_backoff_ms`
+  // (doubling, at most 8 s) before each try.
+  bool live = false;
+  double timeout_s = 3.0;
+  int reconnect_attempts = 5;
+  int reconnect_backoff_ms = 500;
+  std::string decoder = "cpu";   // cpu | nvdec (falls back to cpu with a note)
+  int cuda_device = 0;
+  // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
+  // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
+  int nvdec_extra_frames = 0;
+};
+
+struct VideoInfo {
+  std::string uri;
+  std::string codec;
+  std::string pixel_format;
+  int width = 0;
+  int height = 0;
+  double fps = 30.0;
+  std::int64_t frame_count = 0;  // 0 when the container does not say
+  bool is_still = false;
+  FrameColour colour;            // from the container; frames may refine it
+  std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"
+  int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
+};
+
+struct DecodedFrame {
+  // Host frames: buf[0] is a pool buffer laid out as layout(). NVDEC frames: NV12 in
+  // device memory, planes at data[0..1] with their own pitch.
+  AvFramePtr frame;
+  int source = 0;                // which input, when there are several
+  std::int64_t index = 0;
+  double decoded_at = 0.0;       // seconds on the pipeline clock
+  double decode_ms = 0.0;
+  double stream_s = 0.0;         // the frame's timestamp in its stream
+  FrameColour colour;
+  const std::uint8_t* data() const { return frame->buf[0]->data; }
+  bool on_device() const { return frame->format == AV_PIX_FMT_CUDA; }
+};
+
+class NvdecDecoder;
+
+class VideoReader {
+ public:
+  explicit VideoReader(const ReaderOptions& options);
+  ~VideoReader();
+  VideoReader(const VideoReader&) = delete;
+  VideoReader& operator=(const VideoReader&) = delete;
+
+  const VideoInfo& info() const { return info_; }
+  const YuvLayout& layout() const { return layout_; }
+  FramePool& pool() { return *pool_; }
+
+  // The next frame in display order; nullopt at the end (or after request_stop()).
+  // `clock_origin` is the steady-clock time that pipeline timestamps count from.
+  std::optional<DecodedFrame> next();
+  void set_clock_origin(double origin_seconds) { clock_origin_ = origin_seconds; }
+  // Tags this reader's frames, when there are several inputs.
+  void set_source(int source) { source_ = source; }
+  // Thread-safe: makes next() return nullopt soon, unblocking a waiting decoder.
+  void request_stop();
+  std::int64_t decode_errors() const { return decode_errors_; }
+  std::int64_t converted_frames() const { return converted_frames_; }
+  int reconnects() const { return reconnects_; }
+
+ private:
+  static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
+  bool receive_into(AVFrame* out);
+  bool feed_decoder();
+  AvFramePtr to_pool_layout(AvFramePtr decoded);
+  void pace(std::int64_t index);
+  void open_decoder(const AVCodec* codec, const AVCodecParameters* par);
+  // Decodes the first frame to see whether NVDEC really started; if FFmpeg fell back to
+  // software, starts again with a CPU decoder and its threads.
+  void confirm_nvdec(const AVCodec* codec);
+  // A live source stopped sending or failed: reopen it, or throw once attempts run out.
+  void reconnect(int error);
+  // Opens the input again, up to the configured attempts with backoff; null if stopped.
+  // `stream_index` (may be null) gets the video stream the attempt checked.
+  AvInputPtr open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index);
+  AvFramePtr from_device(AvFramePtr decoded);
+
+  ReaderOptions options_;
+  VideoInfo info_;
+  YuvLayout layout_;
+  int alloc_width_ = 0;
+  int alloc_height_ = 0;
+  AvInputPtr input_;
+  AvCodecContextPtr decoder_;
+  AvPacketPtr packet_;
+  std::unique_ptr<FramePool> pool_;
+  SwsContext* sws_ = nullptr;
+  int stream_index_ = -1;
+  bool input_done_ = false;
+  bool flushed_ = false;
+  std::int64_t next_index_ = 0;
+  std::int64_t packets_this_pass_ = 0;
+  std::int64_t decode_errors_ = 0;
+  std::int64_t converted_frames_ = 0;
+  double clock_origin_ = 0.0;
+  double pace_start_ = -1.0;
+  std::atomic<bool> stop_{false};
+  std::atomic<bool> pool_exhausted_{false};
+  IoDeadline deadline_{stop_};
+  std::unique_ptr<NvdecDecoder> nvdec_;
+  bool nvdec_failed_ = false;  // asked for, but FFmpeg could not start it
+  AvFramePtr primed_;          // the first NVDEC frame, decoded by confirm_nvdec()
+  int reconnects_ = 0;
+  int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
+  int source_ = 0;
+};
+
+}  // namespace vidpipe

@@ -1,0 +1,109 @@
+// The whole TinyFaceDetector on the GPU against the CPU twin on a real photo, and both
+// executors agreeing on detections and overlay.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include "memory/cuda_raii.hpp"
+#include "device/executor.hpp"
+#include "face_assets.hpp"
+#include "device/face_model.hpp"
+#include "device/face_net_gpu.hpp"
+#include "memory/frame_layout.hpp"
+#include "device/glyph_atlas.hpp"
+#include "gpu_guard.hpp"
+#include "letterbox/letterbox.hpp"
+#include "overlay/overlay.cuh"
+#include "tiny_face/tiny_face_layers_ref.hpp"
+#include "tiny_face/tiny_face_layers.cuh"
+#include "detections.hpp"
+#include "device_data.hpp"
+
+namespace vidpipe {
+namespace {
+using test::poisoned_floats;
+using test::random_floats;
+using test::relative_error;
+using test::to_device;
+using test::to_host;
+using test::expect_same_detections;
+
+
+TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
+  REQUIRE_GPU();
+  const TinyFaceWeights w = load_tiny_face_model(test::model_dir());
+  for (int size : {416, 608}) {
+    ExecutorOptions eo;
+    ReaderOptions ro;
+    ro.uri = test::opencv_data("messi5.jpg");
+    ro.memory = HostMemory::pinned;
+    VideoReader reader(ro);
+    auto frame = reader.next();
+    ASSERT_TRUE(frame);
+    eo.layouts = {reader.layout()};
+    eo.net_width = eo.net_height = size;
+    auto cpu = make_cpu_executor(eo);
+    RunMetrics m(0);
+    std::vector<std::uint8_t> out(eo.layouts[0].frame_bytes);
+    std::uint8_t* out_ptr = out.data();
+    cpu->submit(0, {&*frame, 1}, {&out_ptr, 1}, m);
+    const std::vector<float> tensor = cpu->read_tensor(0);
+
+    TinyFaceNetGpu net(w, size);
+    auto scratch = net.make_scratch(1);
+    auto d_in = to_device(tensor);
+    const float* d_out = net.run(d_in.as<float>(), 1, scratch, nullptr);
+    const std::size_t n = std::size_t(25) * net.cells() * net.cells();
+    std::vector<float> got(n);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    CUDA_CHECK(cudaMemcpy(got.data(), d_out, n * sizeof(float), cudaMemcpyDeviceToHost));
+    const std::vector<float> want = reference::tiny_face_forward(w, tensor.data(), size);
+    EXPECT_LT(relative_error(got, want), 1e-3) << "input " << size;
+  }
+}
+
+// Detections and overlay through both executors must agree on a real video frame.
+TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
+  REQUIRE_GPU();
+  ReaderOptions ro;
+  ro.uri = test::opencv_data("Megamind.avi");
+  ro.memory = HostMemory::pinned;
+  VideoReader reader(ro);
+  std::vector<DecodedFrame> frames;
+  while (frames.size() < 4) {
+    auto f = reader.next();
+    ASSERT_TRUE(f);
+    if (f->index % 40 == 30) frames.push_back(std::move(*f));  // frames 30, 70, 110, 150
+  }
+  ExecutorOptions eo;
+  eo.layouts = {reader.layout()};
+  eo.batch_size = 4;
+  eo.streams = 1;
+  eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
+  eo.draw_hud = false;  // the HUD shows live fps, which differs between the two
+  auto gpu = make_gpu_executor(eo);
+  auto cpu = make_cpu_executor(eo);
+  RunMetrics m(0);
+  const std::size_t fb = eo.layouts[0].frame_bytes;
+  std::vector<std::vector<std::uint8_t>> g_out(4, std::vector<std::uint8_t>(fb)), c_out = g_out;
+  std::vector<std::uint8_t*> g_ptr, c_ptr;
+  for (int i = 0; i < 4; ++i) g_ptr.push_back(g_out[i].data()), c_ptr.push_back(c_out[i].data());
+  gpu->submit(0, frames, g_ptr, m);
+  gpu->wait_done(0);
+  const auto g_det = gpu->detections(0);
+  int faces = 0;
+  for (int i = 0; i < 4; ++i) {
+    cpu->submit(0, {&frames[i], 1}, {&c_ptr[i], 1}, m);
+    const DetectionList want = cpu->detections(0)[0];
+    expect_same_detections(g_det[i], want, "frame " + std::to_string(frames[i].index));
+    faces += want.count;
+    // Boxes drawn at the same pixels: allow a few where a coordinate sits on a pixel edge.
+    std::size_t differ = 0;
+    for (std::size_t k = 0; k < fb; ++k) differ += g_out[i][k] != c_out[i][k];
+    EXPECT_LT(differ, 64u) << "frame " << frames[i].index;
+  }
+  EXPECT_GT(faces, 0) << "no face found in any frame: the comparison proved nothing";
+}
+
+}  // namespace
+}  // namespace vidpipe
