@@ -10,6 +10,7 @@ extern "C" {
 #include <iostream>
 
 #include "commands.hpp"
+#include "config/config.hpp"
 #include "common/cuda_check.hpp"
 #include "base/errors.hpp"
 #include "tools/trace_chart.hpp"
@@ -51,6 +52,8 @@ int main(int argc, char** argv) {
   vidpipe::ProbeArgs probe_args;
   CLI::App* probe = app.add_subcommand("probe", "Show an input's streams and this machine's CUDA devices");
   probe->add_option("--input", probe_args.input, "Video file, image, /dev/videoN or stream URL")->required();
+  CLI::App* config_doc =
+      app.add_subcommand("config-doc", "Print config/README.md, generated from the key declarations");
   CLI11_PARSE(app, argc, argv);
 
   spdlog::set_pattern("[%H:%M:%S.%e] %^%l%$ %v");
@@ -60,6 +63,10 @@ int main(int argc, char** argv) {
   std::signal(SIGTERM, on_signal);
   try {
     if (*run) return vidpipe::run_command(run_args, &stop_requested);
+    if (*config_doc) {
+      std::cout << vidpipe::config_reference_markdown();
+      return 0;
+    }
     if (*probe) return vidpipe::probe_command(probe_args);
     if (*bench) return vidpipe::bench_command(bench_args, &stop_requested);
     if (*copybench) return vidpipe::copybench_command(copybench_args);

@@ -13,8 +13,8 @@ int probe_command(const ProbeArgs& args) {
   ReaderOptions ro;
   ro.uri = args.input;
   ro.memory = HostMemory::pageable;
-  ro.pool_frames = 1;
-  ro.threads = 1;
+  ro.reader.pool_frames = 1;
+  ro.reader.threads = 1;
   VideoReader reader(ro);
   const VideoInfo& v = reader.info();
   std::cout << "input: " << v.uri << "\n  " << v.codec << " " << v.width << "x" << v.height << " "

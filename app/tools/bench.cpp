@@ -27,24 +27,24 @@ std::string trace_path_for(const std::string& trace, const std::string& mode) {
 
 BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
   std::vector<Config> modes;
-  auto add = [&](const std::string& mode, const std::string& memory, int streams) {
+  auto add = [&](CopyMode mode, HostMemory memory, int streams) {
     Config c = base;
     c.copy.mode = mode;
     c.copy.memory = memory;
     c.copy.streams = streams;
     modes.push_back(c);
   };
-  add("sync", "pageable", 1);
-  add("sync", "pinned", 1);
-  add("async", "pinned", 1);
+  add(CopyMode::sync, HostMemory::pageable, 1);
+  add(CopyMode::sync, HostMemory::pinned, 1);
+  add(CopyMode::async, HostMemory::pinned, 1);
   for (int n : base.bench.streams)
-    if (n != 1) add("async", "pinned", n);
+    if (n != 1) add(CopyMode::async, HostMemory::pinned, n);
 
   BenchOutcome out;
   // NVDEC removes the H2D copy altogether: the row shows what is left when it goes.
-  if (cuda::device_count() > base.gpu.device && base.device != "cpu") {
+  if (cuda::device_count() > base.gpu.device && base.device != DeviceChoice::cpu) {
     Config c = modes.back();
-    c.reader.decoder = "nvdec";
+    c.reader.decoder = Decoder::nvdec;
     modes.push_back(c);
   } else {
     out.notes.push_back("nvdec: no CUDA device here, so no nvdec row");

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "device/executor.hpp"
+#include "device/batch_packing.hpp"
 #include "memory/frame_layout.hpp"
 #include "device/glyph_atlas.hpp"
 #include "overlay/overlay_ref.hpp"

@@ -1,7 +1,9 @@
-// What both executors share: the colour matrix for a frame and the overlay's size.
+// How a batch sits in the executors' buffers, and the per-input sizes they share.
 #include <algorithm>
 
-#include "device/executor.hpp"
+#include "device/batch_packing.hpp"
+
+#include "colour/colour_matrix.hpp"
 
 namespace vidpipe {
 

@@ -9,60 +9,43 @@
 #include <atomic>
 #include <optional>
 
-#include "memory/cuda_raii.hpp"
-#include "device/executor.hpp"
-#include "device/face_net_gpu.hpp"
-#include "common/fault_trap.cuh"
-#include "device/glyph_atlas.hpp"
-#include "memory/host_memory.hpp"
-#include "overlay/overlay.cuh"
-#include "tiny_face/tiny_face_layers.cuh"
-#include "normalise/normalise.cuh"
 #include "base/nvtx_range.hpp"
-#include "letterbox/resize_letterbox.cuh"
-#include "colour/yuv_to_bgr.cuh"
+#include "common/fault_trap.cuh"
+#include "device/executor.hpp"
+#include "device/glyph_atlas.hpp"
+#include "device/gpu_slot.hpp"
+#include "device/gpu_stage_kernels.hpp"
+#include "memory/cuda_raii.hpp"
 
 namespace vidpipe {
 namespace {
-
-struct Slot {
-  cuda::DeviceBuffer yuv, bgr, boxed, tensor, detections;
-  HostBuffer host_detections;  // pinned: the small download joins the frame's stream
-  std::optional<TinyFaceNetGpu::Scratch> net_scratch;
-  cuda::Event start, h2d_done, preprocess_done, infer_done, compute_done, d2h_done;
-  std::vector<cuda::Event> chunk_done;  // one per stream, for split uploads
-  cudaStream_t stream = nullptr;
-  int stream_index = 0;
-  int frames = 0;
-  std::size_t h2d_bytes = 0, d2h_bytes = 0;
-  bool used = false;
-};
 
 class GpuExecutor final : public Executor {
  public:
   explicit GpuExecutor(const ExecutorOptions& o) : o_(o) {
     for (const YuvLayout& l : o.layouts)
-      letterboxes_.push_back(make_letterbox(l.width, l.height, o.net_width, o.net_height, o.align));
-    CUDA_CHECK(cudaSetDevice(o.device));
+      letterboxes_.push_back(make_letterbox(l.width, l.height, o.gpu.preprocess.width, o.gpu.preprocess.height,
+                                            o.gpu.preprocess.align));
+    CUDA_CHECK(cudaSetDevice(o.gpu.device));
     // Blocking waits yield the CPU to the decoder threads instead of spinning.
     const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
     if (flags != cudaSuccess && flags != cudaErrorSetOnActiveProcess) CUDA_CHECK(flags);
     cudaGetLastError();
     cudaDeviceProp prop{};
-    CUDA_CHECK(cudaGetDeviceProperties(&prop, o.device));
+    CUDA_CHECK(cudaGetDeviceProperties(&prop, o.gpu.device));
     name_ = prop.name;
-    if (o.model) net_.emplace(*o.model, o.net_width);
+    if (o.model) net_.emplace(*o.model, o.gpu.preprocess.width);
     const GlyphAtlas atlas = make_glyph_atlas();
     atlas_pixels_ = cuda::DeviceBuffer(atlas.pixels.size());
     CUDA_CHECK(cudaMemcpy(atlas_pixels_.as(), atlas.pixels.data(), atlas.pixels.size(), cudaMemcpyHostToDevice));
     atlas_ = atlas.view(atlas_pixels_.as());
-    const bool sync = o.mode == CopyMode::sync;
-    requested_mode_ = o.mode;
-    const int stream_count = sync ? 0 : std::max(1, o.streams);
+    const bool sync = o.copy.mode == CopyMode::sync;
+    requested_mode_ = o.copy.mode;
+    const int stream_count = sync ? 0 : std::max(1, o.copy.streams);
     for (int i = 0; i < stream_count; ++i) streams_.emplace_back();
     // Two slots per stream: one being filled while the other's work runs.
     const int slot_count = sync ? 1 : 2 * stream_count;
-    const int batch = sync ? 1 : std::max(1, o.batch_size);
+    const int batch = sync ? 1 : std::max(1, o.copy.batch_size);
     slots_.resize(slot_count);
     try {
       allocate_slots(sync, stream_count, batch);
@@ -85,9 +68,9 @@ class GpuExecutor final : public Executor {
   void allocate_slots(bool sync, int stream_count, int batch) {
     const ExecutorOptions& o = o_;
     const std::size_t pixels = max_pixels(o.layouts);
-    const std::size_t net_pixels = static_cast<std::size_t>(o.net_width) * o.net_height;
+    const std::size_t net_pixels = static_cast<std::size_t>(o.gpu.preprocess.width) * o.gpu.preprocess.height;
     for (int i = 0; i < static_cast<int>(slots_.size()); ++i) {
-      Slot& s = slots_[i];
+      GpuSlot& s = slots_[i];
       s.yuv = cuda::DeviceBuffer(batch * max_frame_bytes(o.layouts));
       s.bgr = cuda::DeviceBuffer(batch * pixels * 3);
       s.boxed = cuda::DeviceBuffer(batch * net_pixels * 3);
@@ -98,7 +81,7 @@ class GpuExecutor final : public Executor {
       if (net_) s.net_scratch.emplace(net_->make_scratch(batch));
       s.stream_index = sync ? 0 : i % stream_count;
       s.stream = sync ? cudaStreamLegacy : streams_[s.stream_index].get();
-      if (!sync && o.chunk_bytes > 0)
+      if (!sync && o.copy.chunk_bytes > 0)
         for (int k = 0; k < stream_count; ++k) s.chunk_done.emplace_back();
     }
   }
@@ -106,89 +89,73 @@ class GpuExecutor final : public Executor {
   int slots() const override { return static_cast<int>(slots_.size()); }
   std::string device_name() const override { return name_; }
 
-  void wait_idle(int slot, RunMetrics& metrics) override {
-    Slot& s = slots_[slot];
-    if (!s.used) return;
+  HostWaits wait_idle(int slot) override {
+    HostWaits waits;
+    GpuSlot& s = slots_[slot];
+    if (!s.used) return waits;
     NvtxRange range("wait slot");
     {
-      ScopedWait wait(metrics, WaitKind::compute, o_.clock_origin);
+      TimedWait wait(waits, WaitKind::compute, o_.clock_origin);
       s.compute_done.synchronize();
     }
-    ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
-    s.d2h_done.synchronize();
+    {
+      TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
+      s.d2h_done.synchronize();
+    }
+    return waits;
   }
 
-  void submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
-              RunMetrics& metrics) override {
+  HostWaits submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
+                   const HudText& hud) override {
     NvtxRange range("submit");
+    HostWaits waits;
     sync_now_ = requested_mode_ == CopyMode::sync;
-    Slot& s = slots_[slot];
+    GpuSlot& s = slots_[slot];
     s.used = true;
     s.frames = static_cast<int>(frames.size());
     s.h2d_bytes = s.d2h_bytes = 0;
     const BatchPacking pack = pack_batch(frames, o_.layouts);
-    const std::vector<FrameRun> runs = runs_of(frames);
-    const std::size_t net_bytes = static_cast<std::size_t>(o_.net_width) * o_.net_height * 3;
     s.start.record(s.stream);
-    for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], metrics);
+    for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], waits);
     join_chunks(s);
     s.h2d_done.record(s.stream);
-
-    for (const FrameRun& r : runs) {
-      const YuvLayout& l = o_.layouts[r.source];
-      const std::size_t bgr_stride = static_cast<std::size_t>(l.width) * l.height * 3;
-      // Frames of one input share its colour metadata.
-      launch_yuv_to_bgr(s.yuv.as() + pack.yuv[r.first], l, r.count, matrix_for(frames[r.first].colour),
-                        s.bgr.as() + pack.bgr[r.first], bgr_stride, s.stream);
-      launch_resize_letterbox(s.bgr.as() + pack.bgr[r.first], l.width, l.height, bgr_stride, r.count,
-                              letterboxes_[r.source], s.boxed.as() + r.first * net_bytes, net_bytes, s.stream);
-    }
-    launch_normalise(s.boxed.as(), o_.net_width, o_.net_height, s.frames, o_.norm, s.tensor.as<float>(),
-                     s.stream);
-    s.preprocess_done.record(s.stream);
-    inject_fault_if_due(s, frames);
-    auto* detections = s.detections.as<DetectionList>();
-    if (net_) {
-      // One inference launch for the whole batch, whichever inputs its frames came from.
-      const float* out = net_->run(s.tensor.as<float>(), s.frames, *s.net_scratch, s.stream);
-      const std::size_t out_per_image = static_cast<std::size_t>(TinyFaceWeights::outputs) * net_->cells() * net_->cells();
-      for (const FrameRun& r : runs)
-        launch_decode_faces(out + r.first * out_per_image, r.count, net_->cells(), letterboxes_[r.source],
-                            o_.score_threshold, o_.iou_threshold, detections + r.first, s.stream);
-    }
-    s.infer_done.record(s.stream);
-    const HudText hud = metrics.hud_text();
-    for (const FrameRun& r : runs) {
-      const YuvLayout& l = o_.layouts[r.source];
-      std::uint8_t* yuv = s.yuv.as() + pack.yuv[r.first];
-      if (net_ && o_.draw_boxes)
-        launch_draw_detections(yuv, l, r.count, detections + r.first, atlas_, overlay_style_for(l), s.stream);
-      if (o_.draw_hud) launch_draw_hud(yuv, l, r.count, hud, atlas_, hud_scale_for(l), s.stream);
-    }
-    s.compute_done.record(s.stream);
+    GpuStageKernels kernels(o_, letterboxes_, net_, atlas_, s, frames, pack, [&](StagePoint point) {
+      if (point == StagePoint::preprocessed) {
+        s.preprocess_done.record(s.stream);
+        inject_fault_if_due(s, frames);
+      }
+      if (point == StagePoint::inferred) s.infer_done.record(s.stream);
+      if (point == StagePoint::overlaid) s.compute_done.record(s.stream);
+    });
+    run_gpu_stage(kernels, runs_of(frames), s.frames, {net_.has_value(), o_.overlay.boxes, o_.overlay.hud}, hud);
     if (sync_now_) {
-      ScopedWait wait(metrics, WaitKind::compute, o_.clock_origin);
+      TimedWait wait(waits, WaitKind::compute, o_.clock_origin);
       CUDA_CHECK(cudaStreamSynchronize(s.stream));
     }
+    download(s, frames, outputs, pack, waits);
+    s.d2h_done.record(s.stream);
+    return waits;
+  }
+
+  void download(GpuSlot& s, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
+                const BatchPacking& pack, HostWaits& waits) {
     for (std::size_t i = 0; i < frames.size(); ++i) {
       const std::size_t fb = o_.layouts[frames[i].source].frame_bytes;
       s.d2h_bytes += fb;
-      ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+      TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
       if (sync_now_)
         CUDA_CHECK(cudaMemcpy(outputs[i], s.yuv.as() + pack.yuv[i], fb, cudaMemcpyDeviceToHost));
       else
         CUDA_CHECK(cudaMemcpyAsync(outputs[i], s.yuv.as() + pack.yuv[i], fb, cudaMemcpyDeviceToHost, s.stream));
     }
-    if (net_) {
-      ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
-      CUDA_CHECK(cudaMemcpyAsync(s.host_detections.data(), detections, s.frames * sizeof(DetectionList),
-                                 cudaMemcpyDeviceToHost, s.stream));
-      if (sync_now_) CUDA_CHECK(cudaStreamSynchronize(s.stream));
-    }
-    s.d2h_done.record(s.stream);
+    if (!net_) return;
+    TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
+    CUDA_CHECK(cudaMemcpyAsync(s.host_detections.data(), s.detections.as(), s.frames * sizeof(DetectionList),
+                               cudaMemcpyDeviceToHost, s.stream));
+    if (sync_now_) CUDA_CHECK(cudaStreamSynchronize(s.stream));
   }
 
-  void inject_fault_if_due(const Slot& s, std::span<const DecodedFrame> frames) {
+  void inject_fault_if_due(const GpuSlot& s, std::span<const DecodedFrame> frames) {
     if (o_.fault_trap_at_frame < 0 || fault_injected_) return;
     for (const DecodedFrame& f : frames)
       if (f.index >= o_.fault_trap_at_frame) {
@@ -200,11 +167,11 @@ class GpuExecutor final : public Executor {
   }
 
   void set_mode(CopyMode mode) override {
-    if (o_.mode == CopyMode::async) requested_mode_ = mode;
+    if (o_.copy.mode == CopyMode::async) requested_mode_ = mode;
   }
 
   BatchTimings wait_done(int slot) override {
-    Slot& s = slots_[slot];
+    GpuSlot& s = slots_[slot];
     s.d2h_done.synchronize();
     BatchTimings t;
     t.h2d_ms = s.h2d_done.ms_since(s.start);
@@ -221,15 +188,15 @@ class GpuExecutor final : public Executor {
   }
 
   std::vector<float> read_tensor(int slot) override {
-    Slot& s = slots_[slot];
+    GpuSlot& s = slots_[slot];
     s.d2h_done.synchronize();
-    std::vector<float> out(static_cast<std::size_t>(o_.net_width) * o_.net_height * 3 * s.frames);
+    std::vector<float> out(static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3 * s.frames);
     CUDA_CHECK(cudaMemcpy(out.data(), s.tensor.as(), out.size() * sizeof(float), cudaMemcpyDeviceToHost));
     return out;
   }
 
   std::vector<DetectionList> detections(int slot) override {
-    Slot& s = slots_[slot];
+    GpuSlot& s = slots_[slot];
     s.d2h_done.synchronize();
     const auto* lists = reinterpret_cast<const DetectionList*>(s.host_detections.data());
     if (!net_) return std::vector<DetectionList>(s.frames);
@@ -237,10 +204,10 @@ class GpuExecutor final : public Executor {
   }
 
  private:
-  void upload(Slot& s, std::uint8_t* dst, const DecodedFrame& frame, RunMetrics& metrics) {
+  void upload(GpuSlot& s, std::uint8_t* dst, const DecodedFrame& frame, HostWaits& waits) {
     const YuvLayout& l = o_.layouts[frame.source];
     if (frame.on_device()) {
-      copy_from_nvdec(s, dst, l, *frame.frame, metrics);
+      copy_from_nvdec(s, dst, l, *frame.frame, waits);
       return;
     }
     const std::uint8_t* src = frame.data();
@@ -248,33 +215,33 @@ class GpuExecutor final : public Executor {
     s.h2d_bytes += bytes;
     // Time inside the call is host time blocked on the copy: all of it for cudaMemcpy,
     // the staging for pageable cudaMemcpyAsync, next to nothing for pinned.
-    ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+    TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
     if (sync_now_) {
       CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
       return;
     }
-    if (o_.chunk_bytes == 0 || o_.chunk_bytes >= bytes) {
+    if (chunk_bytes_ == 0 || chunk_bytes_ >= bytes) {
       CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, s.stream));
       return;
     }
     // Pieces go round-robin over all streams; the slot's stream waits for all of
     // them before the kernels (join_chunks).
     std::size_t k = 0;
-    for (std::size_t off = 0; off < bytes; off += o_.chunk_bytes, ++k) {
+    for (std::size_t off = 0; off < bytes; off += chunk_bytes_, ++k) {
       const int stream_index = static_cast<int>((s.stream_index + k) % streams_.size());
-      CUDA_CHECK(cudaMemcpyAsync(dst + off, src + off, std::min(o_.chunk_bytes, bytes - off),
+      CUDA_CHECK(cudaMemcpyAsync(dst + off, src + off, std::min(chunk_bytes_, bytes - off),
                                  cudaMemcpyHostToDevice, streams_[stream_index].get()));
     }
   }
 
   // An NVDEC frame is already on the device, in NVDEC's pitch: a device-to-device copy
   // into the slot's layout (no bytes cross PCIe, so none count as H2D).
-  void copy_from_nvdec(Slot& s, std::uint8_t* dst, const YuvLayout& l, const AVFrame& f, RunMetrics& metrics) {
+  void copy_from_nvdec(GpuSlot& s, std::uint8_t* dst, const YuvLayout& l, const AVFrame& f, HostWaits& waits) {
     const std::size_t row_bytes[2] = {static_cast<std::size_t>(l.width), 2 * static_cast<std::size_t>(l.chroma_width())};
     const std::size_t rows[2] = {static_cast<std::size_t>(l.height), static_cast<std::size_t>(l.chroma_height())};
     for (int p = 0; p < 2; ++p) {
       if (sync_now_) {
-        ScopedWait wait(metrics, WaitKind::copy, o_.clock_origin);
+        TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
         CUDA_CHECK(cudaMemcpy2D(dst + l.offset[p], l.pitch[p], f.data[p], f.linesize[p], row_bytes[p], rows[p],
                                 cudaMemcpyDeviceToDevice));
       } else {
@@ -284,7 +251,7 @@ class GpuExecutor final : public Executor {
     }
   }
 
-  void join_chunks(Slot& s) {
+  void join_chunks(GpuSlot& s) {
     if (s.chunk_done.empty()) return;
     for (std::size_t k = 0; k < streams_.size(); ++k) {
       if (static_cast<int>(k) == s.stream_index) continue;
@@ -297,7 +264,7 @@ class GpuExecutor final : public Executor {
   std::vector<Letterbox> letterboxes_;
   std::string name_;
   std::vector<cuda::Stream> streams_;
-  std::vector<Slot> slots_;
+  std::vector<GpuSlot> slots_;
   std::optional<TinyFaceNetGpu> net_;
   cuda::DeviceBuffer atlas_pixels_;
   GlyphAtlasView atlas_;
@@ -306,6 +273,7 @@ class GpuExecutor final : public Executor {
   std::atomic<CopyMode> requested_mode_{CopyMode::async};
   bool sync_now_ = false;  // requested_mode_ as of this submit
   bool fault_injected_ = false;
+  std::size_t chunk_bytes_ = static_cast<std::size_t>(o_.copy.chunk_bytes);
 };
 
 }  // namespace

@@ -175,9 +175,8 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   return s;
 }
 
-ScopedWait::ScopedWait(RunMetrics& metrics, WaitKind kind, double clock_origin)
-    : metrics_(metrics), kind_(kind), origin_(clock_origin), begin_(steady_seconds() - clock_origin) {}
-
-ScopedWait::~ScopedWait() { metrics_.add_wait(kind_, begin_, steady_seconds() - origin_); }
+void RunMetrics::add_waits(const HostWaits& waits) {
+  for (const HostWait& w : waits) add_wait(w.kind, w.begin, w.end);
+}
 
 }  // namespace vidpipe

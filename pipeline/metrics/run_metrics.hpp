@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "common/image_types.hpp"
+#include "device/host_wait.hpp"
 #include "metrics/streaming_stats.hpp"
 
 namespace vidpipe {
@@ -33,8 +34,6 @@ struct FrameRecord {
   double live_lag_ms = 0;
 };
 
-// What the submitting thread was blocked on.
-enum class WaitKind { copy, compute, output_buffer };
 
 struct Summary {
   std::int64_t frames = 0;
@@ -73,6 +72,7 @@ class RunMetrics {
   explicit RunMetrics(int warmup_frames, std::int64_t keep_frames = default_keep_frames);
 
   void add_wait(WaitKind kind, double begin, double end);
+  void add_waits(const HostWaits& waits);
   void add_frame(const FrameRecord& record);
   // One line for the live display, over the last second; empty if none due yet.
   // Also refreshes the figures hud_text() shows.
@@ -122,20 +122,6 @@ class RunMetrics {
   double last_live_ = 0;
   std::int64_t frames_at_last_live_ = 0;
   double live_fps_ = 0, live_copy_wait_ = 0;
-};
-
-// Records [construction, destruction) as a wait of `kind`.
-class ScopedWait {
- public:
-  ScopedWait(RunMetrics& metrics, WaitKind kind, double clock_origin);
-  ~ScopedWait();
-  ScopedWait(const ScopedWait&) = delete;
-  ScopedWait& operator=(const ScopedWait&) = delete;
-
- private:
-  RunMetrics& metrics_;
-  WaitKind kind_;
-  double origin_, begin_;
 };
 
 }  // namespace vidpipe

@@ -1,4 +1,5 @@
-// Encodes frames with FFmpeg, to a file or (sink.kind stream) as MPEG-TS to a
+// sink.kind encode: frames encoded with FFmpeg to a file, and the encoder behind the
+// stream sink (stream_sink.cpp), which sends MPEG-TS to a
 // udp:// or tcp:// URL. A file is written as <path>.part and renamed when finished,
 // so a half-written file never sits under the final name; on an error or an
 // interrupt finish() still runs (destructor), so what reached the sink is always a
@@ -30,9 +31,10 @@ using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
 
 class EncodeSink final : public Sink {
  public:
-  explicit EncodeSink(const SinkOptions& o)
-      : o_(o), streaming_(o.kind == "stream"), temp_path_(streaming_ ? o.path : o.path + ".part"),
+  EncodeSink(const SinkOptions& options, bool streaming)
+      : o_(options.config), out_(options), streaming_(streaming), temp_path_(streaming_ ? o_.path : o_.path + ".part"),
         packet_(make_packet()) {
+    const SinkConfig& o = o_;
     const AVOutputFormat* format =
         streaming_ ? av_guess_format("mpegts", nullptr, nullptr) : av_guess_format(nullptr, o.path.c_str(), nullptr);
     if (!format)
@@ -70,14 +72,14 @@ class EncodeSink final : public Sink {
     AvFramePtr frame = make_frame();
     frame->buf[0] = av_buffer_ref(out.buffer);  // the encoder may hold it without a copy
     if (!frame->buf[0]) throw std::bad_alloc();
-    for (int i = 0; i < (o_.layout.nv12 ? 2 : 3); ++i) {
-      frame->data[i] = out.buffer->data + o_.layout.offset[i];
-      frame->linesize[i] = o_.layout.pitch[i];
+    for (int i = 0; i < (out_.layout.nv12 ? 2 : 3); ++i) {
+      frame->data[i] = out.buffer->data + out_.layout.offset[i];
+      frame->linesize[i] = out_.layout.pitch[i];
     }
     frame->extended_data = frame->data;
     frame->format = encoder_->pix_fmt;
-    frame->width = o_.layout.width;
-    frame->height = o_.layout.height;
+    frame->width = out_.layout.width;
+    frame->height = out_.layout.height;
     frame->pts = frames_++;
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
                 "'" + o_.path + "': encoding frame " + std::to_string(out.index));
@@ -109,14 +111,14 @@ class EncodeSink final : public Sink {
   bool try_open(const AVCodec* codec) {
     encoder_.reset(avcodec_alloc_context3(codec));
     if (!encoder_) throw std::bad_alloc();
-    const AVRational rate = av_d2q(o_.fps > 0 ? o_.fps : 30.0, 100000);
-    encoder_->width = o_.layout.width;
-    encoder_->height = o_.layout.height;
-    encoder_->pix_fmt = o_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+    const AVRational rate = av_d2q(out_.fps > 0 ? out_.fps : 30.0, 100000);
+    encoder_->width = out_.layout.width;
+    encoder_->height = out_.layout.height;
+    encoder_->pix_fmt = out_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
     encoder_->time_base = av_inv_q(rate);
     encoder_->framerate = rate;
-    encoder_->color_range = o_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    encoder_->colorspace = o_.colour.standard == ColourStandard::bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+    encoder_->color_range = out_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
+    encoder_->colorspace = out_.colour.standard == ColourStandard::bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
     encoder_->thread_count = o_.threads;
     const int fps = std::max(1, static_cast<int>(rate.num / std::max(1, rate.den)));
     // A viewer joining a stream waits for the next keyframe: one a second.
@@ -159,7 +161,8 @@ class EncodeSink final : public Sink {
     }
   }
 
-  SinkOptions o_;
+  SinkConfig o_;    // sink.*, with the codec resolved once opened
+  SinkOptions out_; // what the frames are: size, rate, colour
   bool streaming_;
   std::string temp_path_;
   AvOutputPtr output_;
@@ -170,19 +173,12 @@ class EncodeSink final : public Sink {
   bool open_ = false;
 };
 
-class NullSink final : public Sink {
- public:
-  void write(const OutputFrame&) override {}
-  void finish() override {}
-  std::string describe() const override { return "null"; }
-};
-
 }  // namespace
 
-std::unique_ptr<Sink> make_sink(const SinkOptions& options) {
-  if (options.kind == "null") return std::make_unique<NullSink>();
-  if (options.kind == "display") return make_display_sink(options);
-  return std::make_unique<EncodeSink>(options);
+std::unique_ptr<Sink> make_encoder_sink(const SinkOptions& options, bool streaming) {
+  return std::make_unique<EncodeSink>(options, streaming);
 }
+
+std::unique_ptr<Sink> make_file_sink(const SinkOptions& options) { return make_encoder_sink(options, false); }
 
 }  // namespace vidpipe

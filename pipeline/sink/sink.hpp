@@ -9,6 +9,7 @@ extern "C" {
 #include <memory>
 #include <string>
 
+#include "sink/sink_config.hpp"
 #include "source/frame_colour.hpp"
 #include "common/image_types.hpp"
 
@@ -36,12 +37,7 @@ struct LiveControls {
 };
 
 struct SinkOptions {
-  std::string kind = "encode";    // encode | stream | display | null
-  std::string path = "out.mp4";
-  std::string codec = "auto";     // auto (NVENC if usable, else libx264) or an encoder name
-  std::string preset = "veryfast";
-  int crf = 23;
-  int threads = 0;
+  SinkConfig config;  // the sink.* section (path made per input when there are several)
   double fps = 30;
   YuvLayout layout;
   FrameColour colour;
@@ -49,8 +45,16 @@ struct SinkOptions {
   LiveControls* controls = nullptr;
 };
 
+// By config.kind: encode_sink.cpp, stream_sink.cpp, display_sink.cpp, null_sink.cpp.
 std::unique_ptr<Sink> make_sink(const SinkOptions& options);
+std::unique_ptr<Sink> make_file_sink(const SinkOptions& options);
+std::unique_ptr<Sink> make_stream_sink(const SinkOptions& options);
+std::unique_ptr<Sink> make_null_sink();
 // Built only with OpenCV highgui (VIDPIPE_DISPLAY); otherwise it throws ConfigError.
 std::unique_ptr<Sink> make_display_sink(const SinkOptions& options);
+
+// The encoder behind the file and stream sinks (encode_sink.cpp); `streaming` tunes it
+// for a viewer and writes to the URL directly.
+std::unique_ptr<Sink> make_encoder_sink(const SinkOptions& options, bool streaming);
 
 }  // namespace vidpipe

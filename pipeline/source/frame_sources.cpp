@@ -5,12 +5,6 @@
 
 namespace vidpipe {
 
-DropPolicy drop_policy_from(const std::string& name) {
-  if (name == "newest") return DropPolicy::newest;
-  if (name == "none") return DropPolicy::none;
-  return DropPolicy::oldest;
-}
-
 FrameSources::FrameSources(std::vector<std::unique_ptr<VideoReader>> readers, std::vector<bool> live,
                            const SourceOptions& o)
     : readers_(std::move(readers)),

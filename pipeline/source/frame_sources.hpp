@@ -15,12 +15,10 @@
 #include <vector>
 
 #include "base/blocking_queue.hpp"
+#include "source/input_config.hpp"
 #include "source/video_reader.hpp"
 
 namespace vidpipe {
-
-enum class DropPolicy { oldest, newest, none };
-DropPolicy drop_policy_from(const std::string& name);
 
 struct SourceOptions {
   bool threaded = true;

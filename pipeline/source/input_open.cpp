@@ -36,8 +36,8 @@ bool is_camera_uri(const std::string& uri) { return uri.rfind("/dev/video", 0) =
 
 AvDictionaryPtr camera_options(const CameraOptions& camera) {
   AVDictionary* d = nullptr;
-  if (camera.format == "mjpeg") av_dict_set(&d, "input_format", "mjpeg", 0);
-  if (camera.format == "yuyv") av_dict_set(&d, "input_format", "yuyv422", 0);
+  if (camera.format == CameraFormat::mjpeg) av_dict_set(&d, "input_format", "mjpeg", 0);
+  if (camera.format == CameraFormat::yuyv) av_dict_set(&d, "input_format", "yuyv422", 0);
   if (camera.width > 0 && camera.height > 0)
     av_dict_set(&d, "video_size", (std::to_string(camera.width) + "x" + std::to_string(camera.height)).c_str(), 0);
   if (camera.fps > 0) av_dict_set(&d, "framerate", std::to_string(camera.fps).c_str(), 0);
@@ -46,15 +46,15 @@ AvDictionaryPtr camera_options(const CameraOptions& camera) {
 
 bool is_rtsp_uri(const std::string& uri) { return uri.rfind("rtsp://", 0) == 0 || uri.rfind("rtsps://", 0) == 0; }
 
-AvDictionaryPtr input_options(const std::string& uri, const OpenOptions& options) {
+AvDictionaryPtr input_options(const std::string& uri, const InputConfig& options) {
   if (is_camera_uri(uri)) return camera_options(options.camera);
   AVDictionary* d = nullptr;
-  if (is_rtsp_uri(uri) && options.rtsp_transport != "auto")
-    av_dict_set(&d, "rtsp_transport", options.rtsp_transport.c_str(), 0);
+  if (is_rtsp_uri(uri) && options.rtsp_transport != RtspTransport::automatic)
+    av_dict_set(&d, "rtsp_transport", options.rtsp_transport == RtspTransport::tcp ? "tcp" : "udp", 0);
   return AvDictionaryPtr(d);
 }
 
-AvInputPtr open_input(const std::string& uri, const OpenOptions& open_options, IoDeadline& deadline, double timeout_s) {
+AvInputPtr open_input(const std::string& uri, const InputConfig& open_options, IoDeadline& deadline, double timeout_s) {
   const AVInputFormat* format = nullptr;
   AvDictionaryPtr options = input_options(uri, open_options);
   if (is_camera_uri(uri)) {

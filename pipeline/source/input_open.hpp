@@ -6,22 +6,9 @@
 #include <string>
 
 #include "memory/av_raii.hpp"
+#include "source/input_config.hpp"
 
 namespace vidpipe {
-
-struct CameraOptions {
-  std::string format = "auto";  // auto | mjpeg | yuyv
-  int width = 0, height = 0;    // 0: the camera's default
-  int fps = 0;
-};
-
-// How an input is opened, beyond its URI.
-struct OpenOptions {
-  CameraOptions camera;
-  // rtsp:// only: RTP interleaved in the RTSP TCP connection (tcp), RTP over UDP
-  // ports (udp), or FFmpeg's own choice, UDP first (auto).
-  std::string rtsp_transport = "tcp";
-};
 
 // What FFmpeg's interrupt callback checks: a stop request or a passed deadline.
 class IoDeadline {
@@ -50,9 +37,9 @@ AvDictionaryPtr camera_options(const CameraOptions& camera);
 
 bool is_rtsp_uri(const std::string& uri);
 // The demuxer options for `uri`: the camera's for /dev/videoN, the transport for rtsp://.
-AvDictionaryPtr input_options(const std::string& uri, const OpenOptions& options);
+AvDictionaryPtr input_options(const std::string& uri, const InputConfig& options);
 
 // Opens `uri` and reads its stream info; throws InputError naming the input.
-AvInputPtr open_input(const std::string& uri, const OpenOptions& options, IoDeadline& deadline, double timeout_s);
+AvInputPtr open_input(const std::string& uri, const InputConfig& options, IoDeadline& deadline, double timeout_s);
 
 }  // namespace vidpipe

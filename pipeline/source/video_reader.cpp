@@ -55,10 +55,10 @@ bool matches_layout(const AVFrame& f, const YuvLayout& l, const FramePool& pool)
 VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
   info_.uri = options.uri;
   try {
-    input_ = open_input(options.uri, options.open, deadline_, options.live ? options.timeout_s : 0);
+    input_ = open_input(options.uri, options.input, deadline_, options.live ? options.timeout_s() : 0);
   } catch (const InputError& e) {
     // A network sender may start after us; a missing camera or file will not appear.
-    if (!options.live || is_camera_uri(options.uri) || options.reconnect_attempts == 0) throw;
+    if (!options.live || is_camera_uri(options.uri) || options.input.reconnect.attempts == 0) throw;
     spdlog::warn("{}; retrying", e.what());
     input_ = open_with_retries(e.what(), nullptr, nullptr);
     if (!input_) throw InputError("'" + options.uri + "': stopped before the input opened");
@@ -101,7 +101,7 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
   info_.decoder_threads = threads;
   // With NVDEC the host pool only takes frames that arrive in software after all.
-  const int pool_frames = options.pool_frames > 0 ? options.pool_frames
+  const int pool_frames = options.reader.pool_frames > 0 ? options.reader.pool_frames
                           : nvdec_                ? options.in_flight + 2
                                                   : decoder_reference_frames + threads + options.in_flight + 2;
   pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
@@ -116,7 +116,7 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
   decoder_.reset(avcodec_alloc_context3(codec));
   if (!decoder_) throw std::bad_alloc();
   AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par), "'" + uri + "': bad codec parameters");
-  if (options_.decoder == "nvdec" && !nvdec_failed_) {
+  if (options_.reader.decoder == Decoder::nvdec && !nvdec_failed_) {
     std::string why;
     nvdec_ = NvdecDecoder::try_create(codec, options_.cuda_device, why);
     if (!nvdec_) spdlog::warn("'{}': reader.decoder nvdec unavailable ({}); decoding on the CPU", uri, why);
@@ -131,7 +131,7 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
                                        : std::min(options_.in_flight + 2, max_nvdec_extra_frames));
     decoder_->thread_count = 1;  // NVDEC decodes; the host thread only parses
   } else {
-    decoder_->thread_count = options_.threads;
+    decoder_->thread_count = options_.reader.threads;
     decoder_->thread_type = FF_THREAD_FRAME | FF_THREAD_SLICE;
   }
 #if FF_API_THREAD_SAFE_CALLBACKS
@@ -157,7 +157,7 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
   // FFmpeg drops to software by itself when the NVDEC session cannot start (no free
   // session, too many surfaces) and would then decode on the one thread NVDEC mode uses.
   spdlog::warn("'{}': NVDEC did not start for this input; decoding it on the CPU with {} threads instead",
-               options_.uri, options_.threads > 0 ? std::to_string(options_.threads) : "FFmpeg's choice of");
+               options_.uri, options_.reader.threads > 0 ? std::to_string(options_.reader.threads) : "FFmpeg's choice of");
   first.reset();
   nvdec_failed_ = true;
   decoder_.reset();  // before nvdec_: the decoder holds NVDEC's frames
@@ -175,34 +175,34 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
 
 AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index) {
   const std::string& uri = options_.uri;
-  int backoff_ms = options_.reconnect_backoff_ms;
-  for (int attempt = 1; attempt <= options_.reconnect_attempts && !stop_; ++attempt) {
+  int backoff_ms = options_.input.reconnect.backoff_ms;
+  for (int attempt = 1; attempt <= options_.input.reconnect.attempts && !stop_; ++attempt) {
     const double wake = steady_seconds() + backoff_ms / 1e3;
     while (!stop_ && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (stop_) return nullptr;
     try {
-      AvInputPtr input = open_input(uri, options_.open, deadline_, options_.timeout_s);
+      AvInputPtr input = open_input(uri, options_.input, deadline_, options_.timeout_s());
       const int index = av_find_best_stream(input.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
       if (index < 0) throw InputError("'" + uri + "': no video stream");
       const AVCodecParameters* par = input->streams[index]->codecpar;
       if (expected && (par->width != expected->width || par->height != expected->height))
         throw InputError(fmt::format("'{}': came back as {}x{}, was {}x{}", uri, par->width, par->height,
                                      expected->width, expected->height));
-      spdlog::info("'{}': connected (attempt {} of {})", uri, attempt, options_.reconnect_attempts);
+      spdlog::info("'{}': connected (attempt {} of {})", uri, attempt, options_.input.reconnect.attempts);
       if (stream_index) *stream_index = index;
       return input;
     } catch (const InputError& e) {
-      spdlog::warn("'{}': attempt {} of {} failed: {}", uri, attempt, options_.reconnect_attempts, e.what());
+      spdlog::warn("'{}': attempt {} of {} failed: {}", uri, attempt, options_.input.reconnect.attempts, e.what());
     }
     backoff_ms = std::min(backoff_ms * 2, max_backoff_ms);
   }
   if (stop_) return nullptr;
   throw InputError(fmt::format("'{}': {}; gave up after {} reconnect attempts", uri, cause,
-                               options_.reconnect_attempts));
+                               options_.input.reconnect.attempts));
 }
 
 void VideoReader::reconnect(int error) {
-  const std::string cause = deadline_.fired()    ? fmt::format("no data for {:.1f} s", options_.timeout_s)
+  const std::string cause = deadline_.fired()    ? fmt::format("no data for {:.1f} s", options_.timeout_s())
                             : error == AVERROR_EOF ? std::string("the sender closed the stream")
                                                    : av_error_string(error);
   spdlog::warn("'{}': source lost after frame {} ({})", options_.uri, next_index_, cause);
@@ -249,7 +249,7 @@ int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags)
 bool VideoReader::feed_decoder() {
   while (!input_done_) {
     // The deadline covers only the wait for data, not the decoding in between.
-    if (options_.live) deadline_.arm(options_.timeout_s);
+    if (options_.live) deadline_.arm(options_.timeout_s());
     const int ret = av_read_frame(input_.get(), packet_.get());
     deadline_.arm(0);
     if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stop_) {
@@ -260,7 +260,7 @@ bool VideoReader::feed_decoder() {
     }
     if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
       // Restart only if this pass read something: an empty stream must not spin.
-      if (options_.loop && !stop_ && packets_this_pass_ > 0) {
+      if (options_.input.loop && !stop_ && packets_this_pass_ > 0) {
         packets_this_pass_ = 0;
         AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
                     "'" + options_.uri + "': cannot loop (seek failed)");
@@ -309,7 +309,7 @@ bool VideoReader::receive_into(AVFrame* out) {
         reconnect(cause);
         continue;
       }
-      if (!input_done_ && options_.loop) {  // drained for a loop restart
+      if (!input_done_ && options_.input.loop) {  // drained for a loop restart
         avcodec_flush_buffers(decoder_.get());
         continue;
       }
@@ -374,7 +374,7 @@ AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
 }
 
 void VideoReader::pace(std::int64_t index) {
-  if (!options_.realtime || options_.live) return;
+  if (!options_.input.realtime || options_.live) return;
   const double now = steady_seconds();
   if (pace_start_ < 0) pace_start_ = now;
   const double due = pace_start_ + index / info_.fps;

@@ -16,6 +16,8 @@
 #include "memory/frame_pool.hpp"
 #include "common/image_types.hpp"
 #include "source/input_open.hpp"
+#include "source/input_config.hpp"
+#include "source/reader_config.hpp"
 
 struct SwsContext;
 
@@ -23,27 +25,20 @@ namespace vidpipe {
 
 struct ReaderOptions {
   std::string uri;
-  int threads = 0;               // decoder threads, 0 = FFmpeg's choice
-  bool loop = false;             // restart at end of file
-  bool realtime = false;         // pace output at the stream's frame rate
+  InputConfig input;    // the input.* section: loop, pacing, live timeouts, camera, RTSP
+  ReaderConfig reader;  // the reader.* section: decoder, threads, pool size
   HostMemory memory = HostMemory::pinned;
-  int pool_frames = 0;           // 0 = enough for the decoder plus `in_flight`
-  int in_flight = 8;             // frames the rest of the pipeline may hold at once
+  int in_flight = 8;    // frames the rest of the pipeline may hold at once
   // A pool wait this long means the decoder itself holds every buffer: a deadlock.
   std::chrono::milliseconds pool_timeout{30000};
-  OpenOptions open;  // camera format/size/rate, RTSP transport
-  // Live inputs (network, camera): no data for `timeout_s` means the source is lost;
-  // the reader reopens it up to `reconnect_attempts` times, waiting `reconnect_backoff_ms`
-  // (doubling, at most 8 s) before each try.
+  // Live inputs (network, camera): no data for input.timeout_ms means the source is lost;
+  // the reader reopens it as input.reconnect says.
   bool live = false;
-  double timeout_s = 3.0;
-  int reconnect_attempts = 5;
-  int reconnect_backoff_ms = 500;
-  std::string decoder = "cpu";   // cpu | nvdec (falls back to cpu with a note)
   int cuda_device = 0;
   // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
   // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
   int nvdec_extra_frames = 0;
+  double timeout_s() const { return input.timeout_ms / 1e3; }
 };
 
 struct VideoInfo {

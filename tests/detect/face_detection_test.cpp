@@ -8,6 +8,7 @@
 #include <opencv2/imgproc.hpp>
 #include <opencv2/objdetect.hpp>
 
+#include "device/batch_packing.hpp"
 #include "device/executor.hpp"
 #include "face_assets.hpp"
 #include "device/face_model.hpp"
@@ -39,16 +40,15 @@ double iou(const cv::Rect& a, const Detection& d) {
 DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int input_size, float threshold) {
   ExecutorOptions eo;
   eo.layouts = {layout};
-  eo.net_width = eo.net_height = input_size;
+  eo.gpu.preprocess.width = eo.gpu.preprocess.height = input_size;
   static const auto model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
   eo.model = model;
-  eo.score_threshold = threshold;
-  eo.draw_boxes = eo.draw_hud = false;
+  eo.gpu.score_threshold = threshold;
+  eo.overlay.boxes = eo.overlay.hud = false;
   auto cpu = make_cpu_executor(eo);
-  RunMetrics m(0);
   std::vector<std::uint8_t> out(layout.frame_bytes);
   std::uint8_t* p = out.data();
-  cpu->submit(0, {&frame, 1}, {&p, 1}, m);
+  cpu->submit(0, {&frame, 1}, {&p, 1}, HudText{});
   return cpu->detections(0)[0];
 }
 

@@ -25,9 +25,10 @@ class ExecutorGpu : public ::testing::TestWithParam<Mode> {};
 ExecutorOptions round_trip_options(std::vector<YuvLayout> layouts) {
   ExecutorOptions eo;
   eo.layouts = std::move(layouts);
-  eo.net_width = eo.net_height = 160;
-  for (int i = 0; i < 3; ++i) eo.norm.mean[i] = 100.f, eo.norm.scale[i] = 1.f / 64.f;
-  eo.draw_hud = false;
+  eo.gpu.preprocess.width = eo.gpu.preprocess.height = 160;
+  eo.gpu.preprocess.mean = {100., 100., 100.};
+  eo.gpu.preprocess.scale = 1.f / 64.f;
+  eo.overlay.hud = false;
   eo.clock_origin = steady_seconds();
   return eo;
 }
@@ -53,26 +54,25 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
   ASSERT_EQ(frames.size(), 8u);
 
   ExecutorOptions eo = round_trip_options({reader.layout()});
-  eo.mode = m.mode;
-  eo.streams = m.streams;
-  eo.batch_size = m.batch;
-  eo.chunk_bytes = m.chunk;
+  eo.copy.mode = m.mode;
+  eo.copy.streams = m.streams;
+  eo.copy.batch_size = m.batch;
+  eo.copy.chunk_bytes = m.chunk;
   auto gpu = make_gpu_executor(eo);
   ExecutorOptions co = eo;
-  co.batch_size = 1;
+  co.copy.batch_size = 1;
   auto cpu = make_cpu_executor(co);
-  RunMetrics metrics(0);
   const std::size_t fb = reader.layout().frame_bytes;
 
   const int batch = m.mode == CopyMode::sync ? 1 : m.batch;
   for (std::size_t first = 0; first < frames.size(); first += batch) {
     const int slot = static_cast<int>((first / batch) % gpu->slots());
-    gpu->wait_idle(slot, metrics);
+    gpu->wait_idle(slot);
     const std::size_t n = std::min<std::size_t>(batch, frames.size() - first);
     std::vector<std::vector<std::uint8_t>> outs(n, std::vector<std::uint8_t>(fb, 0xCD));
     std::vector<std::uint8_t*> out_ptrs;
     for (auto& o : outs) out_ptrs.push_back(o.data());
-    gpu->submit(slot, {frames.data() + first, n}, out_ptrs, metrics);
+    gpu->submit(slot, {frames.data() + first, n}, out_ptrs, HudText{});
     const BatchTimings t = gpu->wait_done(slot);
     EXPECT_GE(t.gpu_end, t.gpu_begin);
     EXPECT_EQ(t.h2d_bytes, n * fb);
@@ -83,7 +83,7 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
       EXPECT_TRUE(std::equal(outs[i].begin(), outs[i].end(), f.data())) << "round trip of frame " << f.index;
       std::vector<std::uint8_t> cpu_out(fb);
       std::uint8_t* cpu_ptr = cpu_out.data();
-      cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, metrics);
+      cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, HudText{});
       const std::vector<float> ref = cpu->read_tensor(0);
       // Each byte may differ by one code after two roundings: 1/64 per element.
       EXPECT_LE(worst_difference(gpu_tensor, i, ref), 2.0 / 64 + 1e-6) << "frame " << f.index;
@@ -119,19 +119,18 @@ TEST(ExecutorGpuMixed, BatchOfTwoInputsMatchesTheCpuPath) {
     for (int k = 0; k < 2; ++k) frames.push_back(std::move(*r.next()));
   }
   ExecutorOptions eo = round_trip_options({reader_a.layout(), reader_b.layout()});
-  eo.mode = CopyMode::async;
-  eo.streams = 2;
-  eo.batch_size = 8;
+  eo.copy.mode = CopyMode::async;
+  eo.copy.streams = 2;
+  eo.copy.batch_size = 8;
   auto gpu = make_gpu_executor(eo);
   ExecutorOptions co = eo;
-  co.batch_size = 1;
+  co.copy.batch_size = 1;
   auto cpu = make_cpu_executor(co);
-  RunMetrics metrics(0);
   std::vector<std::vector<std::uint8_t>> outs;
   std::vector<std::uint8_t*> ptrs;
   for (const DecodedFrame& f : frames) outs.emplace_back(eo.layouts[f.source].frame_bytes, 0xCD);
   for (auto& o : outs) ptrs.push_back(o.data());
-  gpu->submit(0, frames, ptrs, metrics);
+  gpu->submit(0, frames, ptrs, HudText{});
   gpu->wait_done(0);
   const std::vector<float> tensor = gpu->read_tensor(0);
   const std::size_t per_frame = 160 * 160 * 3;
@@ -141,7 +140,7 @@ TEST(ExecutorGpuMixed, BatchOfTwoInputsMatchesTheCpuPath) {
     EXPECT_TRUE(std::equal(outs[i].begin(), outs[i].end(), f.data())) << "input " << f.source << " frame " << f.index;
     std::vector<std::uint8_t> cpu_out(eo.layouts[f.source].frame_bytes);
     std::uint8_t* cpu_ptr = cpu_out.data();
-    cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, metrics);
+    cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, HudText{});
     const std::vector<float> ref = cpu->read_tensor(0);
     ASSERT_EQ(ref.size(), per_frame);
     EXPECT_LE(worst_difference(tensor, i, ref), 2.0 / 64 + 1e-6) << "input " << f.source << " frame " << f.index;

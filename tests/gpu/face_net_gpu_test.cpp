@@ -41,12 +41,11 @@ TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
     auto frame = reader.next();
     ASSERT_TRUE(frame);
     eo.layouts = {reader.layout()};
-    eo.net_width = eo.net_height = size;
+    eo.gpu.preprocess.width = eo.gpu.preprocess.height = size;
     auto cpu = make_cpu_executor(eo);
-    RunMetrics m(0);
     std::vector<std::uint8_t> out(eo.layouts[0].frame_bytes);
     std::uint8_t* out_ptr = out.data();
-    cpu->submit(0, {&*frame, 1}, {&out_ptr, 1}, m);
+    cpu->submit(0, {&*frame, 1}, {&out_ptr, 1}, HudText{});
     const std::vector<float> tensor = cpu->read_tensor(0);
 
     TinyFaceNetGpu net(w, size);
@@ -77,23 +76,22 @@ TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
   }
   ExecutorOptions eo;
   eo.layouts = {reader.layout()};
-  eo.batch_size = 4;
-  eo.streams = 1;
+  eo.copy.batch_size = 4;
+  eo.copy.streams = 1;
   eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
-  eo.draw_hud = false;  // the HUD shows live fps, which differs between the two
+  eo.overlay.hud = false;  // the HUD shows live fps, which differs between the two
   auto gpu = make_gpu_executor(eo);
   auto cpu = make_cpu_executor(eo);
-  RunMetrics m(0);
   const std::size_t fb = eo.layouts[0].frame_bytes;
   std::vector<std::vector<std::uint8_t>> g_out(4, std::vector<std::uint8_t>(fb)), c_out = g_out;
   std::vector<std::uint8_t*> g_ptr, c_ptr;
   for (int i = 0; i < 4; ++i) g_ptr.push_back(g_out[i].data()), c_ptr.push_back(c_out[i].data());
-  gpu->submit(0, frames, g_ptr, m);
+  gpu->submit(0, frames, g_ptr, HudText{});
   gpu->wait_done(0);
   const auto g_det = gpu->detections(0);
   int faces = 0;
   for (int i = 0; i < 4; ++i) {
-    cpu->submit(0, {&frames[i], 1}, {&c_ptr[i], 1}, m);
+    cpu->submit(0, {&frames[i], 1}, {&c_ptr[i], 1}, HudText{});
     const DetectionList want = cpu->detections(0)[0];
     expect_same_detections(g_det[i], want, "frame " + std::to_string(frames[i].index));
     faces += want.count;

@@ -33,7 +33,7 @@ TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
   REQUIRE_GPU();
   const std::string clip = test::make_clip("nvdec.mp4", 640, 360, 20, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 10");
   ReaderOptions ro = test::pageable_reader(clip);
-  ro.decoder = "nvdec";
+  ro.reader.decoder = Decoder::nvdec;
   VideoReader reader(ro);
   ASSERT_EQ(reader.info().decoder, "nvdec") << "this FFmpeg or GPU cannot decode H.264 on NVDEC";
   EXPECT_TRUE(reader.layout().nv12);
@@ -42,24 +42,23 @@ TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
   for (const DecodedFrame& f : frames) EXPECT_TRUE(f.on_device()) << "frame " << f.index << " came back to the host";
 
   ExecutorOptions eo;
-  eo.mode = CopyMode::async;
-  eo.streams = 2;
-  eo.batch_size = 4;
+  eo.copy.mode = CopyMode::async;
+  eo.copy.streams = 2;
+  eo.copy.batch_size = 4;
   eo.layouts = {reader.layout()};
-  eo.net_width = eo.net_height = 160;
-  eo.draw_hud = false;  // the frame must come back as NVDEC decoded it
+  eo.gpu.preprocess.width = eo.gpu.preprocess.height = 160;
+  eo.overlay.hud = false;  // the frame must come back as NVDEC decoded it
   eo.clock_origin = steady_seconds();
   auto gpu = make_gpu_executor(eo);
-  RunMetrics metrics(0);
   const YuvLayout& l = reader.layout();
   const test::DecodedVideo cpu = test::decode_all(clip);
   for (std::size_t first = 0; first < frames.size(); first += 4) {
     const int slot = static_cast<int>((first / 4) % gpu->slots());
-    gpu->wait_idle(slot, metrics);
+    gpu->wait_idle(slot);
     std::vector<std::vector<std::uint8_t>> outs(4, std::vector<std::uint8_t>(l.frame_bytes, 0));
     std::vector<std::uint8_t*> ptrs;
     for (auto& o : outs) ptrs.push_back(o.data());
-    gpu->submit(slot, std::span(frames).subspan(first, 4), ptrs, metrics);
+    gpu->submit(slot, std::span(frames).subspan(first, 4), ptrs, HudText{});
     const BatchTimings t = gpu->wait_done(slot);
     EXPECT_EQ(t.h2d_bytes, 0u) << "an NVDEC frame crossed PCIe";
     for (std::size_t i = 0; i < 4; ++i) {
@@ -76,7 +75,7 @@ TEST(NvdecGpu, FallsBackToTheCpuWithANoteForACodecNvdecLacks) {
   const std::string clip = test::make_clip("nvdec-still.png", 320, 240, 1, "-c:v png -update 1");
   ASSERT_FALSE(clip.empty());
   ReaderOptions ro = test::pageable_reader(clip);
-  ro.decoder = "nvdec";
+  ro.reader.decoder = Decoder::nvdec;
   VideoReader reader(ro);
   EXPECT_EQ(reader.info().decoder, "cpu");
   auto f = reader.next();
@@ -91,8 +90,8 @@ TEST(NvdecGpu, ASessionThatCannotStartDecodesEveryFrameOnCpuThreads) {
   REQUIRE_GPU();
   const std::string clip = test::make_clip("nvdec-fail.mp4", 640, 360, 20, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 10");
   ReaderOptions ro = test::pageable_reader(clip);
-  ro.decoder = "nvdec";
-  ro.threads = 4;
+  ro.reader.decoder = Decoder::nvdec;
+  ro.reader.threads = 4;
   ro.nvdec_extra_frames = 40;
   VideoReader reader(ro);
   ASSERT_EQ(reader.info().decoder, "cpu (nvdec did not start)");

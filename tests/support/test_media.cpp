@@ -51,7 +51,7 @@ ReaderOptions pageable_reader(const std::string& uri, int threads) {
   ReaderOptions ro;
   ro.uri = uri;
   ro.memory = HostMemory::pageable;
-  ro.threads = threads;
+  ro.reader.threads = threads;
   return ro;
 }
 

@@ -37,8 +37,8 @@ std::string error_of(const std::string& yaml, const std::vector<std::string>& se
 
 TEST(Config, DefaultsWhenNoFileGiven) {
   const Config c = load_config("", {"input.uri=" + existing_input(), model_set});
-  EXPECT_EQ(c.copy.mode, "async");
-  EXPECT_EQ(c.copy.memory, "pinned");
+  EXPECT_EQ(c.copy.mode, CopyMode::async);
+  EXPECT_EQ(c.copy.memory, HostMemory::pinned);
   EXPECT_EQ(c.copy.streams, 2);
   EXPECT_EQ(c.gpu.preprocess.width, 416);
   EXPECT_EQ(c.metrics.warmup_frames, 30);
@@ -53,15 +53,15 @@ TEST(Config, ReadsEveryKindOfValue) {
                                                            "gpu:\n  preprocess:\n    mean: [1, 2.5, 3]\n    scale: 0.5\n"
                                                            "sink:\n  kind: null\n"),
                                {model_set});
-  EXPECT_EQ(c.device, "cpu");
+  EXPECT_EQ(c.device, DeviceChoice::cpu);
   EXPECT_TRUE(c.input.loop);
-  EXPECT_EQ(c.copy.mode, "sync");
-  EXPECT_EQ(c.copy.memory, "pageable");
+  EXPECT_EQ(c.copy.mode, CopyMode::sync);
+  EXPECT_EQ(c.copy.memory, HostMemory::pageable);
   EXPECT_EQ(c.copy.streams, 5);
   EXPECT_EQ(c.copy.chunk_bytes, 1048576);
   EXPECT_DOUBLE_EQ(c.gpu.preprocess.mean[1], 2.5);
   EXPECT_DOUBLE_EQ(c.gpu.preprocess.scale, 0.5);
-  EXPECT_EQ(c.sink.kind, "null");
+  EXPECT_EQ(c.sink.kind, SinkKind::null);
   EXPECT_EQ(c.origin.at("copy.streams"), test::scratch_dir() + "/all.yaml:8:3");
 }
 
@@ -70,7 +70,7 @@ TEST(Config, SetOverridesTheFile) {
   const Config c = load_config(write_yaml("o.yaml", "input: {uri: " + in + "}\ncopy: {streams: 3}\n"),
                                {"copy.streams=7", "copy.mode=sync", model_set});
   EXPECT_EQ(c.copy.streams, 7);
-  EXPECT_EQ(c.copy.mode, "sync");
+  EXPECT_EQ(c.copy.mode, CopyMode::sync);
 }
 
 TEST(Config, UnknownKeyNamesFileLineAndSuggestion) {
@@ -150,13 +150,28 @@ TEST(Config, SetErrors) {
   EXPECT_NE(error_of("", {"copy.streams=x"}).find("--set: copy.streams: expected an integer"), std::string::npos);
 }
 
-// config/README.md must document exactly the keys the loader accepts.
-TEST(Config, ReadmeDocumentsEveryKey) {
+// config/README.md is generated from the key declarations; a stale file fails here.
+TEST(Config, ReadmeIsGeneratedFromTheDeclarations) {
   std::ifstream in(test::source_dir() + "/config/README.md");
   ASSERT_TRUE(in) << "config/README.md missing";
   const std::string text((std::istreambuf_iterator<char>(in)), {});
+  EXPECT_EQ(text, config_reference_markdown())
+      << "config/README.md is stale: run ./build/app/vidpipe config-doc > config/README.md";
   for (const std::string& key : config_keys())
-    EXPECT_NE(text.find("`" + key + "`"), std::string::npos) << key << " is not documented in config/README.md";
+    EXPECT_NE(text.find("| `" + key + "` |"), std::string::npos) << key << " has no row in config/README.md";
+}
+
+// Every key comes back under its own name in the resolved config (the report's "config").
+TEST(Config, ResolvedConfigHasEveryKeyUnderItsName) {
+  const Config c = load_config("", {"input.uri=" + existing_input(), model_set, "copy.mode=sync", "copy.streams=3"});
+  const nlohmann::json j = config_json(c);
+  for (const std::string& key : config_keys()) {
+    nlohmann::json::json_pointer ptr("/" + std::regex_replace(key, std::regex("\\."), "/"));
+    EXPECT_TRUE(j.contains(ptr)) << key;
+  }
+  EXPECT_EQ(j["copy"]["mode"], "sync");
+  EXPECT_EQ(j["copy"]["streams"], 3);
+  EXPECT_EQ(j["gpu"]["preprocess"]["align"], "top_left");
 }
 
 TEST(Config, ShippedConfigsLoad) {

@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "base/blocking_queue.hpp"
-#include "device/executor.hpp"
+#include "device/batch_packing.hpp"
 #include "memory/frame_layout.hpp"
 #include "source/input_open.hpp"
 
@@ -37,25 +37,25 @@ std::string entry(const AvDictionaryPtr& d, const char* key) {
 }
 
 TEST(CameraOptions, FormatSizeAndRateBecomeV4l2Options) {
-  const AvDictionaryPtr d = camera_options({"yuyv", 1280, 720, 30});
+  const AvDictionaryPtr d = camera_options({CameraFormat::yuyv, 1280, 720, 30});
   EXPECT_EQ(entry(d, "input_format"), "yuyv422");
   EXPECT_EQ(entry(d, "video_size"), "1280x720");
   EXPECT_EQ(entry(d, "framerate"), "30");
-  const AvDictionaryPtr defaults = camera_options({"auto", 0, 0, 0});
+  const AvDictionaryPtr defaults = camera_options({CameraFormat::automatic, 0, 0, 0});
   EXPECT_EQ(av_dict_count(defaults.get()), 0);
-  EXPECT_EQ(entry(camera_options({"mjpeg", 0, 0, 0}), "input_format"), "mjpeg");
+  EXPECT_EQ(entry(camera_options({CameraFormat::mjpeg, 0, 0, 0}), "input_format"), "mjpeg");
 }
 
 TEST(InputOptions, RtspGetsItsTransportOtherUrisDoNot) {
-  OpenOptions o;
+  InputConfig o;
   EXPECT_EQ(entry(input_options("rtsp://cam.local/live", o), "rtsp_transport"), "tcp");
-  o.rtsp_transport = "udp";
+  o.rtsp_transport = RtspTransport::udp;
   EXPECT_EQ(entry(input_options("rtsp://cam.local/live", o), "rtsp_transport"), "udp");
-  o.rtsp_transport = "auto";
+  o.rtsp_transport = RtspTransport::automatic;
   EXPECT_EQ(input_options("rtsp://cam.local/live", o), nullptr) << "auto leaves FFmpeg's own order";
-  o.rtsp_transport = "tcp";
+  o.rtsp_transport = RtspTransport::tcp;
   EXPECT_EQ(input_options("udp://127.0.0.1:5000", o), nullptr);
-  o.camera = {"mjpeg", 0, 0, 0};
+  o.camera = {CameraFormat::mjpeg, 0, 0, 0};
   EXPECT_EQ(entry(input_options("/dev/video0", o), "input_format"), "mjpeg");
 }
 

@@ -89,7 +89,7 @@ TEST(Reader, HeldFramesAreNotOverwritten) {
 TEST(Reader, PoolTooSmallIsAClearErrorNotAHang) {
   const std::string clip = test::make_clip("small-pool.mp4", 256, 144, 30, "-c:v libx264 -pix_fmt yuv420p");
   ReaderOptions ro = test::pageable_reader(clip, 1);
-  ro.pool_frames = 3;
+  ro.reader.pool_frames = 3;
   ro.pool_timeout = std::chrono::milliseconds(300);
   VideoReader reader(ro);
   std::vector<DecodedFrame> held;  // a sink that never lets go
@@ -129,7 +129,7 @@ TEST(Reader, StillImageIsOneFrame) {
 TEST(Reader, LoopRestartsAtTheEnd) {
   const std::string clip = test::make_clip("loop.mp4", 128, 96, 6, "-c:v libx264 -pix_fmt yuv420p");
   ReaderOptions ro = test::pageable_reader(clip);
-  ro.loop = true;
+  ro.input.loop = true;
   VideoReader reader(ro);
   std::vector<std::vector<std::uint8_t>> frames;
   while (frames.size() < 14) {

@@ -1,0 +1,20 @@
+// The bench.* keys, read by `vidpipe bench` (app/tools/bench.*). They live in the core's
+// Config because one YAML file holds every section.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace vidpipe {
+
+template <class S>
+class Keys;
+
+struct BenchConfig {
+  std::vector<int> streams{2, 4};  // async modes to run besides 1 stream
+  std::string json = "bench.json";
+  std::string chart = "bench.png";
+};
+
+void declare_keys(Keys<BenchConfig>& keys);
+
+}  // namespace vidpipe

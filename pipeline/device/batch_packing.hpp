@@ -1,0 +1,38 @@
+// How a batch of frames sits in an executor's buffers: runs of frames of one input, each
+// frame's offsets in the packed buffers, and the per-input sizes both executors share.
+#pragma once
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "common/image_types.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+
+// Consecutive frames of one input in a batch: they share layout, letterbox and colour
+// matrix, so their preprocessing and overlay kernels run as one launch.
+struct FrameRun {
+  int first = 0, count = 0, source = 0;
+};
+std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames);
+
+// Where frame i of a batch starts in a slot's packed buffers, and how big they are.
+struct BatchPacking {
+  std::vector<std::size_t> yuv, bgr;  // byte offsets
+  std::size_t yuv_bytes = 0, bgr_bytes = 0;
+};
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts);
+
+// The largest frame of any input, for sizing buffers.
+std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts);
+std::size_t max_pixels(const std::vector<YuvLayout>& layouts);
+
+// Overlay style for a frame size: lines and text that stay visible at 4K.
+OverlayStyle overlay_style_for(const YuvLayout& layout);
+int hud_scale_for(const YuvLayout& layout);
+
+// The colour matrix for a frame.
+ColourMatrix matrix_for(const FrameColour& colour);
+
+}  // namespace vidpipe

@@ -1,0 +1,26 @@
+#include "device/gpu_stage.hpp"
+
+namespace vidpipe {
+
+void run_gpu_stage(GpuStageSteps& steps, std::span<const FrameRun> runs, int frames, const GpuStageSwitches& on,
+                   const HudText& hud) {
+  // Frames of one input share layout, letterbox and colour matrix: one launch per run.
+  for (const FrameRun& run : runs) {
+    steps.to_bgr(run);
+    steps.letterbox(run);
+  }
+  steps.normalise(frames);
+  steps.reached(StagePoint::preprocessed);
+  if (on.detect) {
+    steps.detect(frames);
+    for (const FrameRun& run : runs) steps.decode_boxes(run);
+  }
+  steps.reached(StagePoint::inferred);
+  for (const FrameRun& run : runs) {
+    if (on.detect && on.draw_boxes) steps.draw_boxes(run);
+    if (on.draw_hud) steps.draw_hud(run, hud);
+  }
+  steps.reached(StagePoint::overlaid);
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,69 @@
+#include "device/gpu_stage_kernels.hpp"
+
+#include "colour/yuv_to_bgr.cuh"
+#include "letterbox/resize_letterbox.cuh"
+#include "normalise/normalise.cuh"
+#include "overlay/overlay.cuh"
+#include "tiny_face/tiny_face_layers.cuh"
+
+namespace vidpipe {
+
+GpuStageKernels::GpuStageKernels(const ExecutorOptions& options, const std::vector<Letterbox>& letterboxes,
+                                 const std::optional<TinyFaceNetGpu>& net, const GlyphAtlasView& atlas,
+                                 GpuSlot& slot, std::span<const DecodedFrame> frames, const BatchPacking& packing,
+                                 std::function<void(StagePoint)> on_reached)
+    : o_(options),
+      letterboxes_(letterboxes),
+      net_(net),
+      atlas_(atlas),
+      s_(slot),
+      frames_(frames),
+      pack_(packing),
+      on_reached_(std::move(on_reached)) {}
+
+std::size_t GpuStageKernels::net_bytes() const {
+  return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;
+}
+
+void GpuStageKernels::to_bgr(const FrameRun& r) {
+  const YuvLayout& l = o_.layouts[r.source];
+  // Frames of one input share its colour metadata.
+  launch_yuv_to_bgr(s_.yuv.as() + pack_.yuv[r.first], l, r.count, matrix_for(frames_[r.first].colour),
+                    s_.bgr.as() + pack_.bgr[r.first], bgr_stride(l), s_.stream);
+}
+
+void GpuStageKernels::letterbox(const FrameRun& r) {
+  const YuvLayout& l = o_.layouts[r.source];
+  launch_resize_letterbox(s_.bgr.as() + pack_.bgr[r.first], l.width, l.height, bgr_stride(l), r.count,
+                          letterboxes_[r.source], s_.boxed.as() + r.first * net_bytes(), net_bytes(), s_.stream);
+}
+
+void GpuStageKernels::normalise(int frames) {
+  launch_normalise(s_.boxed.as(), o_.gpu.preprocess.width, o_.gpu.preprocess.height, frames,
+                   normalisation_of(o_.gpu.preprocess), s_.tensor.as<float>(), s_.stream);
+}
+
+void GpuStageKernels::detect(int frames) {
+  // One inference launch for the whole batch, whichever inputs its frames came from.
+  net_out_ = net_->run(s_.tensor.as<float>(), frames, *s_.net_scratch, s_.stream);
+}
+
+void GpuStageKernels::decode_boxes(const FrameRun& r) {
+  const std::size_t out_per_image = static_cast<std::size_t>(TinyFaceWeights::outputs) * net_->cells() * net_->cells();
+  launch_decode_faces(net_out_ + r.first * out_per_image, r.count, net_->cells(), letterboxes_[r.source],
+                      static_cast<float>(o_.gpu.score_threshold), static_cast<float>(o_.gpu.iou_threshold),
+                      s_.detections.as<DetectionList>() + r.first, s_.stream);
+}
+
+void GpuStageKernels::draw_boxes(const FrameRun& r) {
+  const YuvLayout& l = o_.layouts[r.source];
+  launch_draw_detections(s_.yuv.as() + pack_.yuv[r.first], l, r.count, s_.detections.as<DetectionList>() + r.first,
+                         atlas_, overlay_style_for(l), s_.stream);
+}
+
+void GpuStageKernels::draw_hud(const FrameRun& r, const HudText& hud) {
+  const YuvLayout& l = o_.layouts[r.source];
+  launch_draw_hud(s_.yuv.as() + pack_.yuv[r.first], l, r.count, hud, atlas_, hud_scale_for(l), s_.stream);
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,153 @@
+// Builds a run's parts from a Config: each component takes its own config section whole
+// (no copying key by key), plus what only the run knows (layouts, pool sizes, clocks).
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "base/errors.hpp"
+#include "device/face_model.hpp"
+#include "device/fault_injection.hpp"
+#include "memory/cuda_raii.hpp"
+#include "run/parts.hpp"
+
+namespace vidpipe {
+namespace {
+
+bool resolve_gpu(const Config& c) {
+  if (c.device == DeviceChoice::cpu) return false;
+  const int gpus = cuda::device_count();
+  if (gpus > c.gpu.device) return true;
+  if (c.device == DeviceChoice::gpu)
+    throw ConfigError(config_error(c, "device", gpus == 0 ? "no CUDA device found" :
+                                   "gpu.device " + std::to_string(c.gpu.device) + " does not exist"));
+  spdlog::info("no CUDA device found: running the GPU stage on the CPU (device: cpu)");
+  return false;
+}
+
+// What the CPU path cannot do, said once and taken out of the config it runs.
+Config as_run(const Config& config, bool on_gpu) {
+  Config c = config;
+  if (!on_gpu && c.copy.memory == HostMemory::pinned) {
+    spdlog::info("copy.memory: pinned needs a CUDA device; using pageable buffers on the CPU path");
+    c.copy.memory = HostMemory::pageable;
+  }
+  if (!on_gpu && c.reader.decoder == Decoder::nvdec) {
+    spdlog::warn("reader.decoder: nvdec needs a CUDA device; decoding on the CPU");
+    c.reader.decoder = Decoder::cpu;
+  }
+  return c;
+}
+
+// With several inputs each gets its own output: files get "-<input>" before the
+// extension, stream URLs the next ports.
+std::string sink_path_for(const std::string& path, int input, int inputs) {
+  if (inputs == 1 || path.empty()) return path;
+  if (path.find("://") != std::string::npos) {
+    const auto colon = path.rfind(':');
+    const auto end = path.find_first_of("/?", colon);
+    const int port = std::stoi(path.substr(colon + 1, end - colon - 1));
+    return path.substr(0, colon + 1) + std::to_string(port + input) + (end == std::string::npos ? "" : path.substr(end));
+  }
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + "-" + std::to_string(input) + p.extension().string())).string();
+}
+
+std::size_t queue_frames(const Config& c, int batch, int inputs) {
+  return c.input.queue_frames > 0 ? c.input.queue_frames : static_cast<std::size_t>(2 * batch * inputs);
+}
+
+void open_sources(PipelineParts& p, int slots) {
+  const Config& c = p.config;
+  const std::vector<std::string> uris = input_uris(c);
+  const std::size_t queue = queue_frames(c, p.batch_size(), static_cast<int>(uris.size()));
+  std::vector<std::unique_ptr<VideoReader>> readers;
+  std::vector<bool> live;
+  for (const std::string& uri : uris) {
+    ReaderOptions ro{uri, c.input, c.reader, c.copy.memory};
+    // Each input's pool covers what the pipeline can hold of it: slots, queue, sink.
+    ro.in_flight = slots * p.batch_size() + static_cast<int>(queue) + 2;
+    ro.live = is_live_uri(uri);
+    ro.cuda_device = c.gpu.device;
+    readers.push_back(std::make_unique<VideoReader>(ro));
+    readers.back()->set_clock_origin(p.origin);
+    p.inputs.push_back(readers.back()->info());
+    live.push_back(ro.live || c.input.realtime);
+  }
+  SourceOptions so;
+  // The sync driver decodes inline on files, as the naive program would; live inputs
+  // always get a reader thread, or frames would pile up unseen in the socket.
+  so.threaded = c.copy.mode == CopyMode::async || std::find(live.begin(), live.end(), true) != live.end();
+  so.queue_frames = queue;
+  so.drop = c.input.drop;
+  so.max_frames = c.input.max_frames;
+  p.sources = std::make_unique<FrameSources>(std::move(readers), std::move(live), so);
+}
+
+std::vector<YuvLayout> layouts_of(const FrameSources& sources) {
+  std::vector<YuvLayout> layouts;
+  for (int i = 0; i < sources.count(); ++i) layouts.push_back(sources.reader(i).layout());
+  return layouts;
+}
+
+void make_executor(PipelineParts& p) {
+  const Config& c = p.config;
+  ExecutorOptions eo{c.copy, c.gpu, c.overlay, layouts_of(*p.sources)};
+  if (c.gpu.inference) eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
+  eo.clock_origin = p.origin;
+  eo.fault_trap_at_frame = injected_fault_from_env().gpu_trap_at_frame;
+  p.executor = p.on_gpu ? make_gpu_executor(eo) : make_cpu_executor(eo);
+}
+
+void make_sinks(PipelineParts& p, int slots) {
+  const int n = p.sources->count();
+  for (int i = 0; i < n; ++i) {
+    const YuvLayout layout = p.sources->reader(i).layout();
+    // Enough output buffers for every slot's batch plus the sink's queue.
+    p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
+                                                      layout.frame_bytes, p.config.copy.memory));
+    SinkOptions so{p.config.sink, p.inputs[i].fps, layout, p.inputs[i].colour};
+    so.config.path = sink_path_for(p.config.sink.path, i, n);
+    so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);
+    so.controls = &p.controls;
+    p.sinks.push_back(make_sink(so));
+  }
+}
+
+// Frames the run will deliver, for the progress line; 0 when unknown.
+std::int64_t expected_frames(const Config& c, const std::vector<VideoInfo>& inputs) {
+  std::int64_t expected = 0;
+  for (const VideoInfo& info : inputs) {
+    const std::int64_t n = c.input.max_frames > 0 ? c.input.max_frames : c.input.loop ? 0 : info.frame_count;
+    if (n == 0 || is_live_uri(info.uri)) return 0;
+    expected += n;
+  }
+  return expected;
+}
+
+}  // namespace
+
+std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<bool>* stop) {
+  auto p = std::make_unique<PipelineParts>();
+  p->origin = steady_seconds();
+  p->stop = stop;
+  p->on_gpu = resolve_gpu(config);
+  p->config = as_run(config, p->on_gpu);
+  const Config& c = p->config;
+  const int slots = p->on_gpu && c.copy.mode == CopyMode::async ? 2 * c.copy.streams : 1;
+  open_sources(*p, slots);
+  make_executor(*p);
+  p->controls.sync = c.copy.mode == CopyMode::sync;
+  make_sinks(*p, slots);
+  const int n = p->sources->count();
+  p->metrics = std::make_unique<RunMetrics>(c.metrics.warmup_frames, c.metrics.keep_frames);
+  p->expected_frames = expected_frames(c, p->inputs);
+  p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
+  p->live_lag = std::make_unique<LiveLagClock>(n);
+  p->terminal = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1;
+  return p;
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,53 @@
+// Everything one run is made of, built from a Config by assemble() (assemble.cpp) and
+// driven by the sync driver (sync_driver.cpp) or the async driver's named loops
+// (async_driver.cpp). The stages talk only through the sources' queue, the executor's
+// slots and the drivers' queues.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "base/clock.hpp"
+#include "config/config.hpp"
+#include "device/executor.hpp"
+#include "memory/frame_pool.hpp"
+#include "metrics/memory_usage.hpp"
+#include "metrics/run_metrics.hpp"
+#include "sink/sink.hpp"
+#include "source/frame_sources.hpp"
+#include "source/live_lag.hpp"
+
+namespace vidpipe {
+
+struct PipelineParts {
+  Config config;  // as run: e.g. pinned memory falls back to pageable without a device
+  bool on_gpu = false;
+  double origin = 0;  // steady-clock seconds of pipeline time 0
+  const std::atomic<bool>* stop = nullptr;
+  std::vector<VideoInfo> inputs;
+  std::unique_ptr<FrameSources> sources;
+  std::unique_ptr<Executor> executor;
+  LiveControls controls;  // the display window's keys; the sinks hold a pointer to it
+  std::vector<std::unique_ptr<FramePool>> out_pools;  // one per input: layouts differ
+  std::vector<std::unique_ptr<Sink>> sinks;          // one per input
+  std::unique_ptr<RunMetrics> metrics;
+  std::unique_ptr<MemoryLog> memory_log;  // sampled by the sink thread
+  std::unique_ptr<LiveLagClock> live_lag;  // sink thread only
+  std::int64_t expected_frames = 0;       // 0: unknown (live, looping)
+  bool terminal = false;                  // stderr is a terminal: redraw one progress line
+
+  double now() const { return steady_seconds() - origin; }
+  bool stopping() const { return (stop && stop->load()) || controls.quit; }
+  int batch_size() const { return config.copy.mode == CopyMode::async ? config.copy.batch_size : 1; }
+};
+
+// Opens the inputs, makes the executor, pools and sinks. Errors (bad input, config,
+// CUDA) throw before anything runs.
+std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<bool>* stop);
+
+// The drivers: both return when the inputs end, on a stop, or by throwing the first error.
+void run_sync(PipelineParts& parts);
+void run_async(PipelineParts& parts);
+
+}  // namespace vidpipe

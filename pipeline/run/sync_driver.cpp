@@ -1,0 +1,28 @@
+// The naive program a user writes first: decode, blocking copy up, kernels, blocking
+// copy down, sink, one frame at a time on one thread.
+#include <optional>
+
+#include "run/frame_delivery.hpp"
+#include "run/parts.hpp"
+
+namespace vidpipe {
+
+void run_sync(PipelineParts& p) {
+  std::int64_t delivered = 0;
+  int toggles_seen = 0;
+  while (!p.stopping()) {
+    std::optional<DecodedFrame> frame = p.sources->pop();
+    if (!frame) break;
+    apply_mode_toggles(p, toggles_seen);
+    AvBufferPtr out = acquire_output(p, frame->source);
+    std::uint8_t* out_ptr = out->data;
+    p.metrics->add_waits(p.executor->submit(0, {&*frame, 1}, {&out_ptr, 1}, p.metrics->hud_text()));
+    const BatchTimings t = p.executor->wait_done(0);
+    FrameRecord record = record_for(*frame, t, 1);
+    record.faces = p.executor->detections(0).front().count;
+    frame.reset();  // the pool buffer goes back to the decoder
+    deliver(p, std::move(out), record, delivered);
+  }
+}
+
+}  // namespace vidpipe

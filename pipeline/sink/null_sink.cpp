@@ -1,0 +1,18 @@
+// sink.kind null: frames are dropped, so a run measures the pipeline without an encoder.
+#include "sink/sink.hpp"
+
+namespace vidpipe {
+namespace {
+
+class NullSink final : public Sink {
+ public:
+  void write(const OutputFrame&) override {}
+  void finish() override {}
+  std::string describe() const override { return "null"; }
+};
+
+}  // namespace
+
+std::unique_ptr<Sink> make_null_sink() { return std::make_unique<NullSink>(); }
+
+}  // namespace vidpipe

@@ -1,0 +1,33 @@
+#include "sink/sink_config.hpp"
+
+#include "config/keys.hpp"
+
+namespace vidpipe {
+
+void declare_keys(Keys<SinkConfig>& k) {
+  k.choice("kind", &SinkConfig::kind,
+           {{"encode", SinkKind::encode}, {"stream", SinkKind::stream}, {"display", SinkKind::display},
+            {"null", SinkKind::null}},
+           "`encode` writes a video file; `stream` sends MPEG-TS to `sink.path` (`udp://host:port`, or "
+           "`tcp://host:port` to a listening viewer, or `tcp://0.0.0.0:port?listen=1` to wait for one), so "
+           "a headless GPU server can be watched with `ffplay udp://@:port` or VLC; `display` opens a "
+           "window (OpenCV highgui; keys: q quits, s switches sync/async copies, space pauses; not in "
+           "builds without highgui, such as the GPU machine's); `null` drops frames (for measuring the "
+           "pipeline alone).");
+  k.text("path", &SinkConfig::path, "path or URL",
+         "output file; the container follows the extension (`.mp4`, `.mkv`, `.ts`). Written as "
+         "`<path>.part` and renamed when complete. For `stream`, the URL.");
+  k.text("codec", &SinkConfig::codec, "`auto` or an FFmpeg encoder name",
+         "`auto` tries `h264_nvenc` and falls back to `libx264` with a note.");
+  // The preset goes to x264 as it is: a checked word, not an enum of vidpipe's.
+  k.choice("preset", &SinkConfig::preset,
+           {{"ultrafast", "ultrafast"}, {"superfast", "superfast"}, {"veryfast", "veryfast"}, {"faster", "faster"},
+            {"fast", "fast"}, {"medium", "medium"}, {"slow", "slow"}, {"slower", "slower"}, {"veryslow", "veryslow"}},
+           "libx264 speed/size trade-off.");
+  k.integer("crf", &SinkConfig::crf, 0, 51, "libx264 constant rate factor (lower: better quality, bigger file).");
+  k.integer("threads", &SinkConfig::threads, 0, 64,
+            "encoder threads; 0 lets the encoder choose. With several threads x264's output can differ by a "
+            "few codes between runs of the same input (its frame threads race); 1 makes it repeatable.");
+}
+
+}  // namespace vidpipe

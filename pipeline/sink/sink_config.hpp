@@ -1,0 +1,24 @@
+// The sink.* keys: where processed frames go. Declared in sink_config.cpp; the sinks
+// take this struct whole.
+#pragma once
+#include <string>
+
+namespace vidpipe {
+
+template <class S>
+class Keys;
+
+enum class SinkKind { encode, stream, display, null };
+
+struct SinkConfig {
+  SinkKind kind = SinkKind::encode;
+  std::string path = "out.mp4";
+  std::string codec = "auto";  // auto: NVENC if usable, else libx264
+  std::string preset = "veryfast";
+  int crf = 23;
+  int threads = 0;  // 0: the encoder's choice
+};
+
+void declare_keys(Keys<SinkConfig>& keys);
+
+}  // namespace vidpipe

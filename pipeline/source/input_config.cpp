@@ -1,0 +1,51 @@
+#include "source/input_config.hpp"
+
+#include <limits>
+
+#include "config/keys.hpp"
+
+namespace vidpipe {
+
+void declare_keys(Keys<InputConfig>& k) {
+  k.text("uri", &InputConfig::uri, "file, still image, `/dev/videoN`, `udp://`, `tcp://`, `rtsp://`",
+         "what to read. A file must exist (checked before anything starts). `/dev/videoN` is a V4L2 "
+         "camera (see `input.camera.*`); `udp://host:port` listens for MPEG-TS, `tcp://host:port` "
+         "connects to a sender (`?listen=1`: waits for one), `rtsp://` pulls RTP H.264. Network inputs "
+         "and cameras are live: see `input.drop`.");
+  k.choice("drop", &InputConfig::drop, {{"oldest", DropPolicy::oldest}, {"newest", DropPolicy::newest}, {"none", DropPolicy::none}},
+           "live inputs (network, camera, or `input.realtime` files) only: when the pipeline falls behind "
+           "and `input.queue_frames` frames are waiting, drop the oldest waiting frame (`oldest`: lowest "
+           "latency), the new one (`newest`), or wait (`none`: nothing dropped, latency grows as the "
+           "sender's data queues up). Drops are counted per input in the report and on the live line.");
+  k.integer("queue_frames", &InputConfig::queue_frames, 0, 256,
+            "frames that may wait between the readers and the GPU stage; 0: twice the batch size per input.");
+  k.integer("timeout_ms", &InputConfig::timeout_ms, 10, 600000,
+            "live inputs: no data for this long means the source is lost.");
+  Keys<ReconnectOptions> reconnect = k.section("reconnect", &InputConfig::reconnect);
+  reconnect.integer("attempts", &ReconnectOptions::attempts, 0, 1000,
+                    "live network inputs: how many times to reopen a lost source (or one not yet there at start) "
+                    "before the run ends with the error (exit code 3, output finalised).");
+  reconnect.integer("backoff_ms", &ReconnectOptions::backoff_ms, 1, 60000,
+                    "wait before the first reopen; doubles each attempt, at most 8 s.");
+  Keys<CameraOptions> camera = k.section("camera", &InputConfig::camera);
+  camera.choice("format", &CameraOptions::format,
+                {{"auto", CameraFormat::automatic}, {"mjpeg", CameraFormat::mjpeg}, {"yuyv", CameraFormat::yuyv}},
+                "V4L2 capture format; `auto`: the camera's default.");
+  camera.integer("width", &CameraOptions::width, 0, 16384,
+                 "capture width (with `input.camera.height`); 0: the camera's default.");
+  camera.integer("height", &CameraOptions::height, 0, 16384, "capture height.");
+  camera.integer("fps", &CameraOptions::fps, 0, 1000, "capture frame rate; 0: the camera's default.");
+  k.choice("rtsp_transport", &InputConfig::rtsp_transport,
+           {{"tcp", RtspTransport::tcp}, {"udp", RtspTransport::udp}, {"auto", RtspTransport::automatic}},
+           "how an `rtsp://` input carries RTP: interleaved in the RTSP connection (`tcp`: no loss, passes "
+           "NAT and firewalls), on UDP ports (`udp`: lower latency on a clean LAN, lost packets show as "
+           "decode errors) or FFmpeg's choice (`auto`: UDP, then TCP).");
+  k.boolean("loop", &InputConfig::loop, "restart the file at its end (for long runs).");
+  k.boolean("realtime", &InputConfig::realtime,
+            "pace file frames at the stream's frame rate, as a camera would; such a file is then live for "
+            "`input.drop`.");
+  k.integer("max_frames", &InputConfig::max_frames, 0, std::numeric_limits<std::int64_t>::max(),
+            "stop after this many frames (0: all).");
+}
+
+}  // namespace vidpipe

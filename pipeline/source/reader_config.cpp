@@ -1,0 +1,19 @@
+#include "source/reader_config.hpp"
+
+#include "config/keys.hpp"
+
+namespace vidpipe {
+
+void declare_keys(Keys<ReaderConfig>& k) {
+  k.choice("decoder", &ReaderConfig::decoder, {{"cpu", Decoder::cpu}, {"nvdec", Decoder::nvdec}},
+           "decoder. `nvdec` decodes on the GPU's video engines through FFmpeg's CUDA hwaccel: frames stay "
+           "in device memory and the upload becomes a device-to-device copy (no H2D bytes). Without a CUDA "
+           "device, or for a codec NVDEC cannot do, the run says so and decodes on the CPU.");
+  k.integer("threads", &ReaderConfig::threads, 0, 64,
+            "FFmpeg decoder threads; 0 lets FFmpeg choose (cores + 1, at most 16).");
+  k.integer("pool_frames", &ReaderConfig::pool_frames, 0, 1024,
+            "frame buffers in the pinned pool; 0 sizes it for the decoder's reference frames plus what the "
+            "pipeline holds in flight.");
+}
+
+}  // namespace vidpipe
