@@ -11,10 +11,7 @@
 
 namespace vidpipe {
 namespace {
-using test::download;
-using test::poisoned;
-using test::random_bytes;
-using test::upload;
+using namespace test;  // the helpers of tests/support
 
 struct YuvCase {
   int width, height;

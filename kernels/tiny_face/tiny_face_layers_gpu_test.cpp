@@ -14,12 +14,7 @@
 
 namespace vidpipe {
 namespace {
-using test::poisoned_floats;
-using test::random_floats;
-using test::relative_error;
-using test::to_device;
-using test::to_host;
-using test::expect_same_detections;
+using namespace test;  // the helpers of tests/support
 
 constexpr int batch = 3;
 

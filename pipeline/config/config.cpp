@@ -14,6 +14,13 @@ namespace {
 
 using keys_detail::describe;
 
+// A section of the Config whose component declares its own keys.
+template <class Section>
+void declare_section(Keys<Config>& root, const std::string& name, Section Config::*member) {
+  Keys<Section> keys = root.section(name, member);
+  declare_keys(keys);
+}
+
 // The whole table: the run's own keys here, each component's from its declare_keys().
 std::vector<KeySpec> declare_all_keys() {
   std::vector<KeySpec> keys;
@@ -22,28 +29,20 @@ std::vector<KeySpec> declare_all_keys() {
               {{"auto", DeviceChoice::automatic}, {"cpu", DeviceChoice::cpu}, {"gpu", DeviceChoice::gpu}},
               "where the GPU stage runs. `auto` uses the GPU when one is present and otherwise runs the "
               "kernels' CPU references; `gpu` fails without a device.");
-  Keys<InputConfig> input = root.section("input", &Config::input);
-  declare_keys(input);
+  declare_section(root, "input", &Config::input);
   root.text_list("inputs", &Config::inputs, "list of inputs",
                  "several inputs in one process, each as `input.uri` would take it, all with the other `input.*` "
                  "settings. They share the GPU: frames of all inputs meet in one queue and share batches "
                  "(preprocessing per input, one inference launch per batch). Each gets its own output "
                  "(`sink.path` gets `-0`, `-1`, ... before the extension; stream URLs the next ports) and its "
                  "own line in the report. Empty: `input.uri` alone.");
-  Keys<ReaderConfig> reader = root.section("reader", &Config::reader);
-  declare_keys(reader);
-  Keys<CopyConfig> copy = root.section("copy", &Config::copy);
-  declare_keys(copy);
-  Keys<GpuConfig> gpu = root.section("gpu", &Config::gpu);
-  declare_keys(gpu);
-  Keys<OverlayConfig> overlay = root.section("overlay", &Config::overlay);
-  declare_keys(overlay);
-  Keys<SinkConfig> sink = root.section("sink", &Config::sink);
-  declare_keys(sink);
-  Keys<MetricsConfig> metrics = root.section("metrics", &Config::metrics);
-  declare_keys(metrics);
-  Keys<BenchConfig> bench = root.section("bench", &Config::bench);
-  declare_keys(bench);
+  declare_section(root, "reader", &Config::reader);
+  declare_section(root, "copy", &Config::copy);
+  declare_section(root, "gpu", &Config::gpu);
+  declare_section(root, "overlay", &Config::overlay);
+  declare_section(root, "sink", &Config::sink);
+  declare_section(root, "metrics", &Config::metrics);
+  declare_section(root, "bench", &Config::bench);
   return keys;
 }
 

@@ -137,7 +137,13 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   s.fps = static_cast<double>(s.frames_measured) / s.measured_s;
   s.copy_wait_share = waits_length(copy_waits_, lo, hi) / s.measured_s;
   s.compute_wait_share = waits_length(compute_waits_, lo, hi) / s.measured_s;
+  add_frame_figures(s, first, lo, hi);
+  return s;
+}
 
+// The figures made from frame records, folded and kept, inside [lo, hi] (mutex_ held).
+void RunMetrics::add_frame_figures(Summary& s, std::int64_t first, double lo, double hi) const {
+  const int inputs = static_cast<int>(s.input_fps.size());
   std::vector<Interval> gpu;
   std::array<std::vector<double>, static_cast<std::size_t>(Stage::count)> recent;
   Totals totals = folded_.totals;
@@ -172,7 +178,6 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   s.live_lag_last_ms = frames_.back().live_lag_ms;
   s.h2d_gbps = totals.h2d_s > 0 ? totals.h2d_bytes / totals.h2d_s / 1e9 : 0;
   s.d2h_gbps = totals.d2h_s > 0 ? totals.d2h_bytes / totals.d2h_s / 1e9 : 0;
-  return s;
 }
 
 void RunMetrics::add_waits(const HostWaits& waits) {

@@ -104,6 +104,7 @@ class RunMetrics {
   };
 
   bool window_open() const { return added_ > warmup_frames_; }
+  void add_frame_figures(Summary& s, std::int64_t first, double lo, double hi) const;
   void fold_oldest_frame();
   void fold_old_waits(Waits& waits);
   double waits_length(const Waits& waits, double lo, double hi) const;
