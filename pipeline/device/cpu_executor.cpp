@@ -41,12 +41,12 @@ class CpuExecutor final : public Executor {
     detections_.assign(frames.size(), DetectionList{});
     const double uploaded = copy_in(frames, pack, waits);
     double preprocessed = 0, inferred = 0, overlaid = 0;
-    CpuStageTwins twins(o_, letterboxes_, atlas_view_, frames, pack,
-                        {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data()},
-                        [&](StagePoint p) {
-                          (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
-                        });
-    run_gpu_stage(twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
+    const auto twins = make_cpu_stage_twins(
+        o_, letterboxes_, atlas_view_, frames, pack,
+        {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data()}, [&](StagePoint p) {
+          (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
+        });
+    run_gpu_stage(*twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
     copy_out(frames, outputs, pack, waits);
     timings_.h2d_ms = (uploaded - timings_.gpu_begin) * 1e3;
     timings_.preprocess_ms = (preprocessed - uploaded) * 1e3;

@@ -1,4 +1,7 @@
+// The GPU stage's steps as the kernels' CPU twins, each looping over the frames of a run.
 #include "device/cpu_stage_twins.hpp"
+
+#include <functional>
 
 #include "colour/yuv_to_bgr_ref.hpp"
 #include "letterbox/resize_letterbox_ref.hpp"
@@ -7,67 +10,93 @@
 #include "tiny_face/tiny_face_layers_ref.hpp"
 
 namespace vidpipe {
+namespace {
 
-CpuStageTwins::CpuStageTwins(const ExecutorOptions& options, const std::vector<Letterbox>& letterboxes,
-                             const GlyphAtlasView& atlas, std::span<const DecodedFrame> frames,
-                             const BatchPacking& packing, const CpuBatchBuffers& buffers,
-                             std::function<void(StagePoint)> on_reached)
-    : o_(options),
-      letterboxes_(letterboxes),
-      atlas_(atlas),
-      frames_(frames),
-      pack_(packing),
-      b_(buffers),
-      on_reached_(std::move(on_reached)),
-      net_out_(frames.size()) {}
+class CpuStageTwins final : public GpuStageSteps {
+ public:
+  CpuStageTwins(const ExecutorOptions& options, const std::vector<Letterbox>& letterboxes, const GlyphAtlasView& atlas,
+                std::span<const DecodedFrame> frames, const BatchPacking& packing, const CpuBatchBuffers& buffers,
+                std::function<void(StagePoint)> on_reached)
+      : o_(options),
+        letterboxes_(letterboxes),
+        atlas_(atlas),
+        frames_(frames),
+        pack_(packing),
+        b_(buffers),
+        on_reached_(std::move(on_reached)),
+        net_out_(frames.size()) {}
 
-std::size_t CpuStageTwins::net_bytes() const {
-  return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;
-}
+  void to_bgr(const FrameRun& run) override {
+    const YuvLayout& l = o_.layouts[run.source];
+    const ColourMatrix m = matrix_for(frames_[run.first].colour);
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::yuv_to_bgr(b_.yuv + pack_.yuv[i], l, m, b_.bgr + pack_.bgr[i]);
+  }
 
-void CpuStageTwins::to_bgr(const FrameRun& run) {
-  const YuvLayout& l = o_.layouts[run.source];
-  const ColourMatrix m = matrix_for(frames_[run.first].colour);
-  for (int i = run.first; i < run.first + run.count; ++i)
-    reference::yuv_to_bgr(b_.yuv + pack_.yuv[i], l, m, b_.bgr + pack_.bgr[i]);
-}
+  void letterbox(const FrameRun& run) override {
+    const YuvLayout& l = o_.layouts[run.source];
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::resize_letterbox(b_.bgr + pack_.bgr[i], l.width, l.height, letterboxes_[run.source],
+                                  b_.boxed + i * net_bytes());
+  }
 
-void CpuStageTwins::letterbox(const FrameRun& run) {
-  const YuvLayout& l = o_.layouts[run.source];
-  for (int i = run.first; i < run.first + run.count; ++i)
-    reference::resize_letterbox(b_.bgr + pack_.bgr[i], l.width, l.height, letterboxes_[run.source],
-                                b_.boxed + i * net_bytes());
-}
+  void normalise(int frames) override {
+    const Normalisation norm = normalisation_of(o_.gpu.preprocess);
+    const int w = o_.gpu.preprocess.width, h = o_.gpu.preprocess.height;
+    for (int i = 0; i < frames; ++i) reference::normalise(b_.boxed + i * net_bytes(), w, h, norm, b_.tensor + i * net_bytes());
+  }
 
-void CpuStageTwins::normalise(int frames) {
-  const Normalisation norm = normalisation_of(o_.gpu.preprocess);
-  const int w = o_.gpu.preprocess.width, h = o_.gpu.preprocess.height;
-  for (int i = 0; i < frames; ++i) reference::normalise(b_.boxed + i * net_bytes(), w, h, norm, b_.tensor + i * net_bytes());
-}
+  void detect(int frames) override {
+    for (int i = 0; i < frames; ++i)
+      net_out_[i] = reference::tiny_face_forward(*o_.model, b_.tensor + i * net_bytes(), o_.gpu.preprocess.width);
+  }
 
-void CpuStageTwins::detect(int frames) {
-  for (int i = 0; i < frames; ++i)
-    net_out_[i] = reference::tiny_face_forward(*o_.model, b_.tensor + i * net_bytes(), o_.gpu.preprocess.width);
-}
+  void decode_boxes(const FrameRun& run) override {
+    const int cells = TinyFaceShape(o_.gpu.preprocess.width).cells();
+    for (int i = run.first; i < run.first + run.count; ++i)
+      b_.detections[i] = reference::decode_faces(net_out_[i].data(), cells, letterboxes_[run.source],
+                                                 static_cast<float>(o_.gpu.score_threshold),
+                                                 static_cast<float>(o_.gpu.iou_threshold));
+  }
 
-void CpuStageTwins::decode_boxes(const FrameRun& run) {
-  const int cells = TinyFaceShape(o_.gpu.preprocess.width).cells();
-  for (int i = run.first; i < run.first + run.count; ++i)
-    b_.detections[i] = reference::decode_faces(net_out_[i].data(), cells, letterboxes_[run.source],
-                                               static_cast<float>(o_.gpu.score_threshold),
-                                               static_cast<float>(o_.gpu.iou_threshold));
-}
+  void draw_boxes(const FrameRun& run) override {
+    const YuvLayout& l = o_.layouts[run.source];
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::draw_detections(b_.yuv + pack_.yuv[i], l, b_.detections[i], atlas_, overlay_style_for(l));
+  }
 
-void CpuStageTwins::draw_boxes(const FrameRun& run) {
-  const YuvLayout& l = o_.layouts[run.source];
-  for (int i = run.first; i < run.first + run.count; ++i)
-    reference::draw_detections(b_.yuv + pack_.yuv[i], l, b_.detections[i], atlas_, overlay_style_for(l));
-}
+  void draw_hud(const FrameRun& run, const HudText& hud) override {
+    const YuvLayout& l = o_.layouts[run.source];
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::draw_hud(b_.yuv + pack_.yuv[i], l, hud, atlas_, hud_scale_for(l));
+  }
 
-void CpuStageTwins::draw_hud(const FrameRun& run, const HudText& hud) {
-  const YuvLayout& l = o_.layouts[run.source];
-  for (int i = run.first; i < run.first + run.count; ++i)
-    reference::draw_hud(b_.yuv + pack_.yuv[i], l, hud, atlas_, hud_scale_for(l));
+  void reached(StagePoint point) override { on_reached_(point); }
+
+ private:
+  // One letterboxed frame.
+  std::size_t net_bytes() const {
+    return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;
+  }
+
+  const ExecutorOptions& o_;
+  const std::vector<Letterbox>& letterboxes_;
+  const GlyphAtlasView& atlas_;
+  std::span<const DecodedFrame> frames_;
+  const BatchPacking& pack_;
+  CpuBatchBuffers b_;
+  std::function<void(StagePoint)> on_reached_;
+  std::vector<std::vector<float>> net_out_;  // per frame, from detect() for decode_boxes()
+};
+
+}  // namespace
+
+std::unique_ptr<GpuStageSteps> make_cpu_stage_twins(const ExecutorOptions& options,
+                                                    const std::vector<Letterbox>& letterboxes,
+                                                    const GlyphAtlasView& atlas, std::span<const DecodedFrame> frames,
+                                                    const BatchPacking& packing, const CpuBatchBuffers& buffers,
+                                                    std::function<void(StagePoint)> on_reached) {
+  return std::make_unique<CpuStageTwins>(options, letterboxes, atlas, frames, packing, buffers, std::move(on_reached));
 }
 
 }  // namespace vidpipe

@@ -2,6 +2,7 @@
 // out as the GPU executor's slots are (batch_packing.hpp).
 #pragma once
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -18,32 +19,11 @@ struct CpuBatchBuffers {
   DetectionList* detections = nullptr;
 };
 
-class CpuStageTwins final : public GpuStageSteps {
- public:
-  CpuStageTwins(const ExecutorOptions& options, const std::vector<Letterbox>& letterboxes,
-                const GlyphAtlasView& atlas, std::span<const DecodedFrame> frames, const BatchPacking& packing,
-                const CpuBatchBuffers& buffers, std::function<void(StagePoint)> on_reached);
-
-  void to_bgr(const FrameRun& run) override;
-  void letterbox(const FrameRun& run) override;
-  void normalise(int frames) override;
-  void detect(int frames) override;
-  void decode_boxes(const FrameRun& run) override;
-  void draw_boxes(const FrameRun& run) override;
-  void draw_hud(const FrameRun& run, const HudText& hud) override;
-  void reached(StagePoint point) override { on_reached_(point); }
-
- private:
-  std::size_t net_bytes() const;  // one letterboxed frame
-
-  const ExecutorOptions& o_;
-  const std::vector<Letterbox>& letterboxes_;
-  const GlyphAtlasView& atlas_;
-  std::span<const DecodedFrame> frames_;
-  const BatchPacking& pack_;
-  CpuBatchBuffers b_;
-  std::function<void(StagePoint)> on_reached_;
-  std::vector<std::vector<float>> net_out_;  // per frame, from detect() for decode_boxes()
-};
+// The CPU twins' steps over one batch; `on_reached` is told the timing points.
+std::unique_ptr<GpuStageSteps> make_cpu_stage_twins(const ExecutorOptions& options,
+                                                    const std::vector<Letterbox>& letterboxes,
+                                                    const GlyphAtlasView& atlas, std::span<const DecodedFrame> frames,
+                                                    const BatchPacking& packing, const CpuBatchBuffers& buffers,
+                                                    std::function<void(StagePoint)> on_reached);
 
 }  // namespace vidpipe
