@@ -1,4 +1,4 @@
-#include <fmt/format.h>
+#include <cstdio>
 
 #include "config/keys.hpp"
 
@@ -17,6 +17,10 @@ std::string range_text(std::int64_t lo, std::int64_t hi) {
   return std::to_string(lo) + ".." + std::to_string(hi);
 }
 
-std::string real_text(double v) { return fmt::format("{:g}", v); }
+std::string real_text(double v) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", v);
+  return text;
+}
 
 }  // namespace vidpipe::keys_detail
