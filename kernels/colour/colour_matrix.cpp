@@ -3,8 +3,8 @@
 namespace vidpipe {
 
 ColourMatrix make_colour_matrix(ColourStandard standard, ColourRange range) {
-  const double kr = standard == ColourStandard::bt709 ? 0.2126 : 0.299;
-  const double kb = standard == ColourStandard::bt709 ? 0.0722 : 0.114;
+  const double kr = standard == ColourStandard::bt709 ? 0.2126 : standard == ColourStandard::bt2020 ? 0.2627 : 0.299;
+  const double kb = standard == ColourStandard::bt709 ? 0.0722 : standard == ColourStandard::bt2020 ? 0.0593 : 0.114;
   const double kg = 1.0 - kr - kb;
   // Limited range puts black at 16 and spans 219 (luma) / 224 (chroma) codes.
   const bool limited = range == ColourRange::limited;

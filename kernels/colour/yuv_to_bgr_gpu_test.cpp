@@ -1,4 +1,5 @@
-// yuv_to_bgr on the GPU against its CPU twin on fresh random inputs, batched, at sizes
+// yuv_to_bgr on the GPU (coefficients from colour_matrix.cpp) against its CPU twin (from the
+// standards' equations) on fresh random inputs, batched, at sizes
 // that leave partial blocks (odd widths) so edge handling is exercised too.
 #include <gtest/gtest.h>
 
@@ -8,6 +9,7 @@
 #include "device_data.hpp"
 #include "gpu_guard.hpp"
 #include "memory/frame_layout.hpp"
+#include "source/frame_colour.hpp"
 
 namespace vidpipe {
 namespace {
@@ -37,7 +39,7 @@ TEST_P(YuvToBgrGpu, MatchesReference) {
   const auto gpu = download<std::uint8_t>(d_out, out_bytes * batch);
   for (int b = 0; b < batch; ++b) {
     std::vector<std::uint8_t> ref(out_bytes);
-    reference::yuv_to_bgr(frames.data() + b * l.frame_bytes, l, m, ref.data());
+    reference::yuv_to_bgr(frames.data() + b * l.frame_bytes, l, c.standard, c.range, ref.data());
     int worst = 0;
     for (std::size_t i = 0; i < out_bytes; ++i) worst = std::max(worst, std::abs(int(gpu[b * out_bytes + i]) - ref[i]));
     EXPECT_LE(worst, 1) << "frame " << b << ": float vs double rounding may differ by one code, no more";
@@ -48,10 +50,13 @@ INSTANTIATE_TEST_SUITE_P(Layouts, YuvToBgrGpu,
                          ::testing::Values(YuvCase{640, 360, false, ColourStandard::bt709, ColourRange::limited},
                                            YuvCase{333, 97, false, ColourStandard::bt601, ColourRange::full},
                                            YuvCase{320, 240, true, ColourStandard::bt601, ColourRange::limited},
-                                           YuvCase{129, 65, true, ColourStandard::bt709, ColourRange::full}),
+                                           YuvCase{129, 65, true, ColourStandard::bt709, ColourRange::full},
+                                           YuvCase{258, 130, false, ColourStandard::bt2020, ColourRange::limited},
+                                           YuvCase{131, 67, true, ColourStandard::bt2020, ColourRange::full}),
                          [](const auto& info) {
                            const YuvCase& c = info.param;
-                           return std::to_string(c.width) + "x" + std::to_string(c.height) + (c.nv12 ? "_nv12" : "_i420");
+                           return std::to_string(c.width) + "x" + std::to_string(c.height) + (c.nv12 ? "_nv12" : "_i420") +
+                                  "_" + to_string(c.standard) + "_" + to_string(c.range);
                          });
 
 }  // namespace

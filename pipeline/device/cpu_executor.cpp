@@ -2,6 +2,7 @@
 // copy waits, as the blocking copies they stand for), and the GPU stage runs on the
 // kernels' CPU twins in the order gpu_stage.cpp writes.
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <stdexcept>
 
@@ -30,12 +31,18 @@ class CpuExecutor final : public Executor {
   int slots() const override { return 1; }
   std::string device_name() const override { return "cpu"; }
   HostWaits wait_idle(int) override { return {}; }
+  // On the host both programs copy with memcpy; the mode says which one the run is
+  // standing in for, and the records carry it as the GPU executor's do.
+  void set_mode(CopyMode mode) override {
+    if (o_.copy.mode == CopyMode::async) requested_mode_ = mode;
+  }
 
   HostWaits submit(int, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
                    const HudText& hud) override {
     if (static_cast<int>(frames.size()) > batch_) throw std::logic_error("CPU executor given more than a batch");
     HostWaits waits;
     timings_ = {};
+    timings_.copies = requested_mode_;
     frames_ = static_cast<int>(frames.size());
     const BatchPacking pack = pack_batch(frames, o_.layouts);
     detections_.assign(frames.size(), DetectionList{});
@@ -100,6 +107,7 @@ class CpuExecutor final : public Executor {
   std::vector<DetectionList> detections_;
   BatchTimings timings_;
   int frames_ = 0;
+  std::atomic<CopyMode> requested_mode_{o_.copy.mode};
 };
 
 }  // namespace

@@ -28,9 +28,9 @@ class CpuStageTwins final : public GpuStageSteps {
 
   void to_bgr(const FrameRun& run) override {
     const YuvLayout& l = o_.layouts[run.source];
-    const ColourMatrix m = matrix_for(frames_[run.first].colour);
+    const FrameColour& colour = frames_[run.first].colour;
     for (int i = run.first; i < run.first + run.count; ++i)
-      reference::yuv_to_bgr(b_.yuv + pack_.yuv[i], l, m, b_.bgr + pack_.bgr[i]);
+      reference::yuv_to_bgr(b_.yuv + pack_.yuv[i], l, colour.standard, colour.range, b_.bgr + pack_.bgr[i]);
   }
 
   void letterbox(const FrameRun& run) override {

@@ -40,6 +40,7 @@ struct BatchTimings {
   double gpu_begin = 0, gpu_end = 0;       // pipeline clock seconds
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
   int stream = 0;  // which CUDA stream (or 0 on the CPU) ran the batch
+  CopyMode copies = CopyMode::async;  // how the batch's copies ran (the display's s key switches it)
 };
 
 class Executor {
@@ -57,8 +58,8 @@ class Executor {
   virtual HostWaits submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
                            const HudText& hud) = 0;
   // Switches copies between blocking and queued from the next submit on (the
-  // display's s key); the GPU executor only, and only if it was built async.
-  virtual void set_mode(CopyMode) {}
+  // display's s key); only an executor built async switches.
+  virtual void set_mode(CopyMode mode) = 0;
   // Blocks until the slot's batch is done; then its timings are valid.
   virtual BatchTimings wait_done(int slot) = 0;
   // The network input the slot's last batch produced (planar RGB float), for tests.

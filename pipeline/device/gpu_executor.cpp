@@ -112,6 +112,7 @@ class GpuExecutor final : public Executor {
     sync_now_ = requested_mode_ == CopyMode::sync;
     GpuSlot& s = slots_[slot];
     s.used = true;
+    s.sync_copies = sync_now_;
     s.frames = static_cast<int>(frames.size());
     s.h2d_bytes = s.d2h_bytes = 0;
     const BatchPacking pack = pack_batch(frames, o_.layouts);
@@ -184,6 +185,7 @@ class GpuExecutor final : public Executor {
     t.h2d_bytes = s.h2d_bytes;
     t.d2h_bytes = s.d2h_bytes;
     t.stream = s.stream_index;
+    t.copies = s.sync_copies ? CopyMode::sync : CopyMode::async;
     return t;
   }
 

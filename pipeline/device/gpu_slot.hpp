@@ -21,6 +21,7 @@ struct GpuSlot {
   int frames = 0;
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
   bool used = false;
+  bool sync_copies = false;  // the batch's copies were blocking
 };
 
 }  // namespace vidpipe

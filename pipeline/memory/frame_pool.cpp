@@ -19,6 +19,7 @@ struct FramePool::State {
   HostMemory memory = HostMemory::pageable;
   bool cancelled = false;
   double wait_seconds = 0.0;
+  int waiters = 0;
   mutable std::mutex mutex;
   std::condition_variable freed;
 
@@ -80,9 +81,11 @@ AVBufferRef* FramePool::acquire(std::chrono::milliseconds timeout) {
   {
     std::unique_lock lock(state_->mutex);
     const auto start = std::chrono::steady_clock::now();
+    ++state_->waiters;
     const bool got = state_->freed.wait_for(lock, timeout, [&] {
       return state_->cancelled || !state_->free_list.empty();
     });
+    --state_->waiters;
     state_->wait_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!got || state_->cancelled) return nullptr;
@@ -130,6 +133,11 @@ std::size_t FramePool::free_count() const {
 
 std::size_t FramePool::buffer_bytes() const { return state_->bytes_each; }
 HostMemory FramePool::memory() const { return state_->memory; }
+
+int FramePool::waiters() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->waiters;
+}
 
 double FramePool::wait_seconds() const {
   std::lock_guard lock(state_->mutex);

@@ -34,6 +34,8 @@ class FramePool {
   HostMemory memory() const;
   // Total time callers spent blocked in acquire().
   double wait_seconds() const;
+  // Threads blocked in acquire() right now.
+  int waiters() const;
 
   struct State;  // defined in frame_pool.cpp; public so buffer leases can name it
 

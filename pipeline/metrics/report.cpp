@@ -28,6 +28,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"frames", s.frames},
       {"frames_measured", s.frames_measured},
       {"frames_dropped", s.frames_dropped},
+      {"frames_sync_copies", s.frames_sync_copies},
       {"decode_errors", decode_errors},
       {"warmup_skipped", s.warmup_skipped},
       {"wall_s", s.wall_s},

@@ -25,6 +25,7 @@ void RunMetrics::Totals::add(const FrameRecord& r) {
   d2h_bytes += static_cast<double>(r.d2h_bytes);
   h2d_s += r.h2d_ms / 1e3;
   d2h_s += r.d2h_ms / 1e3;
+  sync_copy_frames += r.sync_copies ? 1 : 0;
 }
 
 RunMetrics::RunMetrics(int warmup_frames, std::int64_t keep_frames)
@@ -176,6 +177,7 @@ void RunMetrics::add_frame_figures(Summary& s, std::int64_t first, double lo, do
   s.latency = stats(Stage::latency);
   s.live_lag = stats(Stage::live_lag);
   s.live_lag_last_ms = frames_.back().live_lag_ms;
+  s.frames_sync_copies = totals.sync_copy_frames;
   s.h2d_gbps = totals.h2d_s > 0 ? totals.h2d_bytes / totals.h2d_s / 1e9 : 0;
   s.d2h_gbps = totals.d2h_s > 0 ? totals.d2h_bytes / totals.d2h_s / 1e9 : 0;
 }

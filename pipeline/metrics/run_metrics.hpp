@@ -27,6 +27,7 @@ struct FrameRecord {
   int stream = 0;      // the batch's stream, for the trace
   int batch = 1;       // frames that shared the batch (the *_ms above are per frame)
   int source = 0;      // which input
+  bool sync_copies = false;  // the frame's copies were blocking (sync mode, or the display's s key)
   double stream_s = 0;     // the frame's timestamp in its stream
   // How much later than the most punctual frame so far this one left the sink,
   // measured against the stream's own clock: flat when the pipeline keeps up with a
@@ -56,6 +57,7 @@ struct Summary {
   StageStats live_lag;
   double live_lag_last_ms = 0;  // of the last frame out
   // Per input, over the same window as fps.
+  std::int64_t frames_sync_copies = 0;  // measured frames whose copies were blocking
   std::vector<std::int64_t> input_frames_measured;
   std::vector<double> input_fps;
 };
@@ -90,6 +92,7 @@ class RunMetrics {
   struct Totals {
     std::vector<std::int64_t> input_frames;  // measured frames per input
     double h2d_bytes = 0, d2h_bytes = 0, h2d_s = 0, d2h_s = 0;
+    std::int64_t sync_copy_frames = 0;
     void add(const FrameRecord& r);
   };
   // What folded-out frames leave behind.

@@ -53,7 +53,8 @@ void RunMetrics::write_trace(const std::string& path, const std::string& device)
     const double pre_end = h2d_end + r.preprocess_ms * n / 1e3;
     const double infer_end = pre_end + r.infer_ms * n / 1e3;
     const double compute_end = h2d_end + r.compute_ms * n / 1e3;
-    const nlohmann::json batch = {{"first_frame", r.index}, {"frames", r.batch}};
+    const nlohmann::json batch = {{"first_frame", r.index}, {"frames", r.batch},
+                                  {"copies", r.sync_copies ? "sync" : "async"}};
     events.push_back(span("H2D", tid, r.gpu_begin, h2d_end, batch));
     events.push_back(span("preprocess", tid, h2d_end, pre_end, batch));
     if (r.infer_ms > 0) events.push_back(span("inference", tid, pre_end, infer_end, batch));

@@ -45,6 +45,7 @@ FrameRecord record_for(const DecodedFrame& f, const BatchTimings& t, int batch) 
   r.gpu_end = t.gpu_end;
   r.stream = t.stream;
   r.batch = batch;
+  r.sync_copies = t.copies == CopyMode::sync;
   return r;
 }
 

@@ -118,7 +118,9 @@ class EncodeSink final : public Sink {
     encoder_->time_base = av_inv_q(rate);
     encoder_->framerate = rate;
     encoder_->color_range = out_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
-    encoder_->colorspace = out_.colour.standard == ColourStandard::bt709 ? AVCOL_SPC_BT709 : AVCOL_SPC_SMPTE170M;
+    encoder_->colorspace = out_.colour.standard == ColourStandard::bt709    ? AVCOL_SPC_BT709
+                           : out_.colour.standard == ColourStandard::bt2020 ? AVCOL_SPC_BT2020_NCL
+                                                                            : AVCOL_SPC_SMPTE170M;
     encoder_->thread_count = o_.threads;
     const int fps = std::max(1, static_cast<int>(rate.num / std::max(1, rate.den)));
     // A viewer joining a stream waits for the next keyframe: one a second.

@@ -17,6 +17,8 @@ FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format
     case AVCOL_SPC_BT470BG:
     case AVCOL_SPC_SMPTE170M:
     case AVCOL_SPC_FCC: c.standard = ColourStandard::bt601; break;
+    case AVCOL_SPC_BT2020_NCL:
+    case AVCOL_SPC_BT2020_CL: c.standard = ColourStandard::bt2020; break;
     default:
       // Same rule as most players: HD and larger is BT.709, SD is BT.601.
       c.standard = height >= 720 ? ColourStandard::bt709 : ColourStandard::bt601;
@@ -27,7 +29,14 @@ FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format
   return c;
 }
 
-const char* to_string(ColourStandard s) { return s == ColourStandard::bt709 ? "bt709" : "bt601"; }
+const char* to_string(ColourStandard s) {
+  switch (s) {
+    case ColourStandard::bt601: return "bt601";
+    case ColourStandard::bt709: return "bt709";
+    case ColourStandard::bt2020: return "bt2020";
+  }
+  return "?";
+}
 const char* to_string(ColourRange r) { return r == ColourRange::full ? "full" : "limited"; }
 
 }  // namespace vidpipe

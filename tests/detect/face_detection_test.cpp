@@ -54,7 +54,7 @@ DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int inp
 
 cv::Mat to_bgr(const DecodedFrame& f, const YuvLayout& l) {
   cv::Mat bgr(l.height, l.width, CV_8UC3);
-  reference::yuv_to_bgr(f.data(), l, matrix_for(f.colour), bgr.data);
+  reference::yuv_to_bgr(f.data(), l, f.colour.standard, f.colour.range, bgr.data);
   return bgr;
 }
 

@@ -5,7 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
-#include <thread>
+#include <nlohmann/json.hpp>
 
 #include "background.hpp"
 #include "cli_runner.hpp"
@@ -19,6 +19,13 @@ using namespace std::chrono_literals;
 std::string slurp(const std::string& path) {
   std::ifstream in(path);
   return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+// The live lines the run printed so far (one a second once frames flow).
+int live_lines(const std::string& log) {
+  int n = 0;
+  for (std::size_t at = log.find("| fps "); at != std::string::npos; at = log.find("| fps ", at + 1)) ++n;
+  return n;
 }
 
 bool have(const std::string& program) { return test::run_command("command -v " + program + " >/dev/null 2>&1") == 0; }
@@ -44,12 +51,14 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   std::filesystem::remove(display_file);
   test::Background xvfb("Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>" + display_file, dir + "/xvfb.log");
   std::string number;
-  for (int i = 0; i < 250 && number.empty(); ++i) {
-    std::this_thread::sleep_for(20ms);
-    number = slurp(display_file);
-    while (!number.empty() && (number.back() == '\n' || number.back() == ' ')) number.pop_back();
-  }
-  ASSERT_FALSE(number.empty()) << slurp(dir + "/xvfb.log");
+  test::wait_until(
+      [&] {
+        number = slurp(display_file);
+        while (!number.empty() && (number.back() == '\n' || number.back() == ' ')) number.pop_back();
+        return !number.empty();
+      },
+      10s);
+  ASSERT_FALSE(number.empty()) << "Xvfb never said which display it serves: " << slurp(dir + "/xvfb.log");
   const std::string d = ":" + number;
 
   const std::string report = dir + "/display.json";
@@ -57,31 +66,35 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   test::Background run("DISPLAY=" + d + " " +
                            test::vidpipe_command_line("run --input " + clip + " --set device=cpu --set gpu.inference=false "
                                                       "--set input.loop=true --set input.realtime=true "
-                                                      "--set sink.kind=display --set metrics.warmup_frames=0 --report " +
-                                                      report),
+                                                      "--set sink.kind=display --set metrics.warmup_frames=0 "
+                                                      "--set metrics.live=true --report " + report),
                        dir + "/display.log");
   const std::string xdo = "DISPLAY=" + d + " xdotool search --name 'vidpipe: '";
-  bool window = false;
-  for (int i = 0; i < 300 && !window; ++i) {
-    window = test::run_command(xdo + " >/dev/null 2>&1") == 0;
-    if (!window) std::this_thread::sleep_for(50ms);
-  }
-  ASSERT_TRUE(window) << slurp(dir + "/display.log");
-  std::this_thread::sleep_for(2500ms);  // the HUD's fps appears after its first second
+  ASSERT_TRUE(test::wait_until([&] { return test::run_command(xdo + " >/dev/null 2>&1") == 0; }, 30s))
+      << slurp(dir + "/display.log");
+  // The HUD's fps is first drawn after the first live line (one second of frames).
+  ASSERT_TRUE(test::wait_until([&] { return live_lines(slurp(dir + "/display.log")) >= 2; }, 60s))
+      << slurp(dir + "/display.log");
   const std::string shot = dir + "/display-shot.png";
   ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i " + d +
                               " -frames:v 1 " + shot),
             0);
   ASSERT_EQ(test::run_command(xdo + " windowfocus --sync key s"), 0);
-  std::this_thread::sleep_for(1000ms);
+  // Frames after the switch: two more live lines, each a second of them.
+  const int lines_at_switch = live_lines(slurp(dir + "/display.log"));
+  ASSERT_TRUE(test::wait_until([&] { return live_lines(slurp(dir + "/display.log")) >= lines_at_switch + 2; }, 60s))
+      << slurp(dir + "/display.log");
   ASSERT_EQ(test::run_command(xdo + " windowfocus --sync key q"), 0);
   const std::optional<int> code = run.wait(15s);
   const std::string log = slurp(dir + "/display.log");
   ASSERT_TRUE(code.has_value()) << "q did not end the run:\n" << log;
   EXPECT_EQ(*code, 0) << log;
-  EXPECT_NE(log.find("copies now sync"), std::string::npos) << "s did not switch the copy mode:\n" << log;
   ASSERT_TRUE(std::filesystem::exists(report)) << log;
-  EXPECT_GT(test::read_json(report).at("frames").get<int>(), 0);
+  // s switched the executor itself: frames before it ran async, frames after it sync.
+  const nlohmann::json j = test::read_json(report);
+  const int frames = j.at("frames"), sync_frames = j.at("frames_sync_copies");
+  EXPECT_GT(sync_frames, 0) << "no frame ran with sync copies after s:\n" << log;
+  EXPECT_GT(frames - sync_frames, 0) << "no frame ran async before s";
 
   // The screenshot: the frame's colour fills the window, and the HUD's white text
   // sits in its top rows.

@@ -4,6 +4,7 @@
 // below the sender's 30 fps, so the drop policy is exercised on any machine.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -11,6 +12,7 @@
 #include "background.hpp"
 #include "cli_runner.hpp"
 #include "test_media.hpp"
+#include "trace_reader.hpp"
 
 namespace vidpipe {
 namespace {
@@ -42,16 +44,23 @@ struct LiveRun {
   nlohmann::json report;
 };
 
+// The port of a udp:// URL; 0 for other schemes.
+int udp_port(const std::string& url) {
+  if (url.rfind("udp://", 0) != 0) return 0;
+  return std::stoi(url.substr(url.rfind(':') + 1));
+}
+
 // vidpipe reading `url` while `send` plays into it; vidpipe starts first (its
-// first open waits and retries), as a receiver left running would.
-LiveRun receive(const std::string& name, const std::string& url, const std::string& send, const std::string& sets,
-                std::chrono::milliseconds send_after = 300ms) {
+// first open waits and retries), as a receiver left running would. A UDP sender
+// starts once vidpipe has bound the port (UDP has no handshake: earlier packets are lost).
+LiveRun receive(const std::string& name, const std::string& url, const std::string& send, const std::string& sets) {
   const std::string report = scratch(name + ".json");
   std::filesystem::remove(report);
   Background receiver(test::vidpipe_command_line("run --input '" + url + "' --set device=cpu --report " + report +
                                                  " --set metrics.warmup_frames=5 --set metrics.live=false " + sets),
                       scratch(name + ".log"));
-  std::this_thread::sleep_for(send_after);
+  if (const int port = udp_port(url); port > 0)
+    EXPECT_TRUE(test::wait_until([&] { return test::udp_bound(port); }, 60s)) << "vidpipe never bound " << url;
   Background playing(send, scratch(name + "-sender.log"));
   // Only a hang takes this long; a sanitiser build runs the CPU detector ~10x slower.
   const std::optional<int> code = receiver.wait(300s);
@@ -67,9 +76,10 @@ constexpr int cpu_path_hold = 2 /* queue_frames */ + 1 /* slot */ + 1 /* in flig
 TEST(LiveE2E, UdpDropsOldestFramesAndLatencyStaysBounded) {
   const int port = test::test_port(0);
   const std::string url = "udp://127.0.0.1:" + std::to_string(port);
+  const std::string trace = scratch("udp-oldest-trace.json");
   const LiveRun r = receive("udp-oldest", url, sender(live_clip(), url),
                             "--set sink.kind=null --set input.max_frames=90 --set input.queue_frames=2 "
-                            "--set input.drop=oldest");
+                            "--set input.drop=oldest --trace " + trace);
   ASSERT_EQ(r.code, 0) << r.log;
   const auto& in = r.report.at("inputs").at(0);
   EXPECT_EQ(in.at("live"), true);
@@ -78,6 +88,13 @@ TEST(LiveE2E, UdpDropsOldestFramesAndLatencyStaysBounded) {
   EXPECT_EQ(r.report.at("frames").get<int>() + in.at("frames_dropped").get<int>(), 90) << r.report.dump(1);
   EXPECT_GT(in.at("frames_dropped").get<int>(), 0) << "the CPU detector cannot keep up with 30 fps, yet nothing dropped";
   EXPECT_EQ(r.report.at("frames_dropped"), in.at("frames_dropped"));
+  // Which frames went: the oldest waiting ones, so the newest frame always gets through
+  // (the last of the 90 is delivered), frames stay in order, and the gaps are the drops.
+  const std::vector<std::int64_t> out = test::sink_frames(test::read_trace(trace));
+  ASSERT_EQ(out.size(), r.report.at("frames").get<std::size_t>());
+  EXPECT_EQ(out.back(), 89) << "drop oldest lost the newest frame";
+  EXPECT_TRUE(std::is_sorted(out.begin(), out.end())) << "frames out of order";
+  EXPECT_EQ(std::adjacent_find(out.begin(), out.end()), out.end()) << "a frame delivered twice";
   // Bounded latency: however far the detector is behind 30 fps, a frame out is never
   // more than the frames the pipeline holds times its time per frame behind live.
   const double per_frame_ms = 1e3 * r.report.at("measured_s").get<double>() / r.report.at("frames_measured").get<int>();
@@ -108,8 +125,7 @@ TEST(LiveE2E, TcpStreamArrivesWholeAndUnchanged) {
   const std::string out = scratch("tcp-out.mp4");
   const LiveRun r = receive("tcp", url, sender(clip, url + "?listen=1"),
                             "--set gpu.inference=false --set overlay.hud=false --set input.drop=none "
-                            "--set input.max_frames=60 --set input.reconnect.backoff_ms=100 --set sink.path=" + out,
-                            0ms);
+                            "--set input.max_frames=60 --set input.reconnect.backoff_ms=100 --set sink.path=" + out);
   ASSERT_EQ(r.code, 0) << r.log;
   EXPECT_EQ(r.report.at("frames"), 60);
   const test::DecodedVideo source = test::decode_all(clip), result = test::decode_all(out);
@@ -154,8 +170,7 @@ TEST(LiveE2E, StreamSinkSendsMpegTsAViewerCanRecord) {
   Background viewer("ffmpeg -hide_banner -loglevel error -y -i 'tcp://127.0.0.1:" + std::to_string(port) +
                         "?listen=1' -c copy " + recorded,
                     scratch("viewer.log"));
-  for (int i = 0; i < 250 && !test::tcp_listening(port); ++i) std::this_thread::sleep_for(20ms);
-  ASSERT_TRUE(test::tcp_listening(port)) << slurp(scratch("viewer.log"));
+  ASSERT_TRUE(test::wait_until([&] { return test::tcp_listening(port); }, 10s)) << slurp(scratch("viewer.log"));
   const auto r = vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
                          "--set sink.kind=stream --set sink.path=tcp://127.0.0.1:" + std::to_string(port));
   ASSERT_EQ(r.code, 0) << r.output;
@@ -178,7 +193,8 @@ TEST(LiveE2E, StreamSinkOverUdpReachesAListeningViewer) {
   Background viewer("ffmpeg -hide_banner -loglevel error -y -timeout 2000000 -i 'udp://127.0.0.1:" +
                         std::to_string(port) + "' -c copy " + recorded,
                     scratch("viewer-udp.log"));
-  std::this_thread::sleep_for(500ms);  // UDP has no handshake: the viewer must be bound first
+  // UDP has no handshake: the viewer must be bound first.
+  ASSERT_TRUE(test::wait_until([&] { return test::udp_bound(port); }, 10s)) << slurp(scratch("viewer-udp.log"));
   // A paced file is live (input.drop applies): drop none, so a slow build sends every frame.
   const auto r = vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
                          "--set input.realtime=true --set input.drop=none --set sink.kind=stream "
@@ -202,8 +218,7 @@ TEST(LiveE2E, RtspCameraStreamArrivesWhole) {
   Background server("/usr/bin/python3 " + test::source_dir() + "/tests/support/rtsp_server.py " + clip + " " +
                         std::to_string(port),
                     scratch("rtsp-server.log"));
-  for (int i = 0; i < 250 && !test::tcp_listening(port); ++i) std::this_thread::sleep_for(20ms);
-  ASSERT_TRUE(test::tcp_listening(port)) << slurp(scratch("rtsp-server.log"));
+  ASSERT_TRUE(test::wait_until([&] { return test::tcp_listening(port); }, 10s)) << slurp(scratch("rtsp-server.log"));
   const std::string url = "rtsp://127.0.0.1:" + std::to_string(port) + "/live";
   const std::string out = scratch("rtsp-out.mp4"), report = scratch("rtsp.json");
   const auto r = vidpipe("run --input " + url + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "

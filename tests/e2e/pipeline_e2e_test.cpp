@@ -129,6 +129,17 @@ TEST(PipelineE2E, OverlayDrawsFacesAndHud) {
   EXPECT_LT(far_changed, 60u * 10) << "overlay spilled where it should not";
 }
 
+// Every output frame keeps its input frame's presentation time: none shifted, none lost.
+TEST(PipelineE2E, OutputKeepsTheInputsFrameTimes) {
+  const std::string out = test::scratch_dir() + "/times.mp4";
+  const CommandResult r = vidpipe("run --set device=cpu --input " + clip() + " --set sink.path=" + out +
+                                  " --set gpu.inference=false --set metrics.report=");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const std::vector<double> in = test::frame_times(clip()), got = test::frame_times(out);
+  ASSERT_EQ(got.size(), in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) EXPECT_NEAR(got[i], in[i], 1e-3) << "frame " << i;
+}
+
 TEST(PipelineE2E, NullSinkWritesNoVideo) {
   const std::string out = test::scratch_dir() + "/never.mp4";
   const std::string report = test::scratch_dir() + "/null.json";

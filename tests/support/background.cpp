@@ -46,8 +46,13 @@ void Background::kill_now() {
 
 int test_port(int offset) { return 20000 + static_cast<int>(getpid() % 2000) * 10 + offset; }
 
-bool tcp_listening(int port) {
-  std::ifstream in("/proc/net/tcp");
+void poll_pause() { std::this_thread::sleep_for(std::chrono::milliseconds(20)); }
+
+namespace {
+
+// A socket table of /proc/net whose line has the local port and, where given, the state.
+bool socket_in_table(const char* table, int port, const char* state_wanted) {
+  std::ifstream in(table);
   std::string line;
   std::getline(in, line);  // header
   char hex[8];
@@ -56,9 +61,16 @@ bool tcp_listening(int port) {
     std::istringstream fields(line);
     std::string slot, local, remote, state;
     fields >> slot >> local >> remote >> state;
-    if (state == "0A" && local.size() > 4 && local.substr(local.size() - 4) == hex) return true;
+    if ((!state_wanted || state == state_wanted) && local.size() > 4 && local.substr(local.size() - 4) == hex)
+      return true;
   }
   return false;
 }
+
+}  // namespace
+
+bool tcp_listening(int port) { return socket_in_table("/proc/net/tcp", port, "0A"); }
+
+bool udp_bound(int port) { return socket_in_table("/proc/net/udp", port, nullptr); }
 
 }  // namespace vidpipe::test

@@ -3,20 +3,41 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <stdexcept>
+
+#include <gtest/gtest.h>
 
 #include "source/video_reader.hpp"
 
 namespace vidpipe::test {
 
+namespace {
+
+std::filesystem::path scratch_path() {
+  return std::filesystem::temp_directory_path() / ("vidpipe-test-" + std::to_string(::getpid()));
+}
+
+// Removes this process's scratch folder when the test program ends, pass or fail.
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ignored;
+    std::filesystem::remove_all(scratch_path(), ignored);
+  }
+};
+const ::testing::Environment* const scratch_cleanup = ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
+}  // namespace
+
 const std::string& scratch_dir() {
   static const std::string dir = [] {
-    const auto d = std::filesystem::temp_directory_path() / ("vidpipe-test-" + std::to_string(::getpid()));
-    std::filesystem::create_directories(d);
-    return d.string();
+    std::filesystem::create_directories(scratch_path());
+    return scratch_path().string();
   }();
   return dir;
 }
@@ -24,6 +45,21 @@ const std::string& scratch_dir() {
 int run_command(const std::string& command) {
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+std::vector<double> frame_times(const std::string& path) {
+  const std::string listing = scratch_dir() + "/frame-times.txt";
+  if (run_command("ffprobe -v error -select_streams v:0 -show_entries frame=pts_time -of csv=p=0 '" + path + "' > '" +
+                  listing + "'") != 0)
+    throw std::runtime_error("ffprobe could not read " + path);
+  std::ifstream in(listing);
+  std::vector<double> times;
+  for (std::string line; std::getline(in, line);) {
+    while (!line.empty() && (line.back() == ',' || line.back() == ' ')) line.pop_back();
+    if (!line.empty()) times.push_back(std::stod(line));
+  }
+  std::sort(times.begin(), times.end());
+  return times;
 }
 
 std::string source_dir() {
@@ -78,6 +114,19 @@ DecodedVideo decode_all(const std::string& path) {
     }
     out.frames.push_back(std::move(planes));
   }
+  return out;
+}
+
+DecodedVideo ffmpeg_yuv420p(const std::string& path, int width, int height) {
+  const std::string raw = scratch_dir() + "/ffmpeg-reference.yuv";
+  if (run_command("ffmpeg -loglevel error -y -i '" + path + "' -pix_fmt yuv420p -f rawvideo '" + raw + "'") != 0)
+    throw std::runtime_error("ffmpeg could not convert " + path);
+  DecodedVideo out{width, height, {}};
+  const std::size_t frame_bytes =
+      static_cast<std::size_t>(width) * height + 2 * static_cast<std::size_t>((width + 1) / 2) * ((height + 1) / 2);
+  std::ifstream in(raw, std::ios::binary);
+  for (std::vector<std::uint8_t> frame(frame_bytes); in.read(reinterpret_cast<char*>(frame.data()), frame_bytes);)
+    out.frames.push_back(frame);
   return out;
 }
 

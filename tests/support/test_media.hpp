@@ -26,6 +26,9 @@ struct DecodedVideo {
   std::vector<std::vector<std::uint8_t>> frames;
 };
 DecodedVideo decode_all(const std::string& path);
+// The same, decoded and converted by the ffmpeg program itself (-pix_fmt yuv420p), as the
+// independent reference for what vidpipe's reader makes of other formats.
+DecodedVideo ffmpeg_yuv420p(const std::string& path, int width, int height);
 
 // Reader options for a test: pageable buffers (no CUDA needed), FFmpeg's threads.
 ReaderOptions pageable_reader(const std::string& uri, int threads = 0);
@@ -34,6 +37,9 @@ ReaderOptions pageable_reader(const std::string& uri, int threads = 0);
 double psnr(const std::vector<std::uint8_t>& a, const std::vector<std::uint8_t>& b);
 
 int run_command(const std::string& command);
+
+// Each video frame's presentation time in seconds, in display order, as ffprobe reads it.
+std::vector<double> frame_times(const std::string& path);
 
 // The repository root: $VIDPIPE_SOURCE_DIR when set (tests run from a copied
 // checkout on the GPU machine), else where this build came from.

@@ -1,0 +1,93 @@
+// The headline figures held to values the test measures itself from the run's trace:
+// the copy-wait share against the time the copies took (the H2D and D2H spans, timed by
+// the executor's clock reads or CUDA events, not by its wait records), the GPU busy share
+// against the union of each batch's device span, the measured window against the sink's
+// own spans. And, where there is a device, sync pageable against async pinned.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "cli_runner.hpp"
+#include "memory/cuda_raii.hpp"
+#include "test_media.hpp"
+#include "trace_reader.hpp"
+
+namespace vidpipe {
+namespace {
+
+constexpr int warmup = 5;
+
+struct Measured {
+  nlohmann::json report;
+  std::vector<test::TraceSpan> spans;
+  double lo = 0, hi = 0;  // the measured window, from the sink spans: after the warm-up's last frame
+};
+
+Measured run_with_trace(const std::string& name, const std::string& sets) {
+  const std::string clip = test::make_clip("metrics-720p.mp4", 1280, 720, 40, "-c:v libx264 -pix_fmt yuv420p -g 10");
+  const std::string report = test::scratch_dir() + "/" + name + ".json", trace = test::scratch_dir() + "/" + name + "-trace.json";
+  const auto r = test::vidpipe("run --input " + clip + " --set sink.kind=null --set gpu.inference=false "
+                               "--set metrics.warmup_frames=" + std::to_string(warmup) + " --report " + report +
+                               " --trace " + trace + " " + sets);
+  EXPECT_EQ(r.code, 0) << r.output;
+  Measured m{test::read_json(report), test::read_trace(trace)};
+  std::vector<double> sink_ends;
+  for (const auto& s : m.spans)
+    if (s.track == 3) sink_ends.push_back(s.end_s);
+  std::sort(sink_ends.begin(), sink_ends.end());
+  EXPECT_EQ(sink_ends.size(), 40u);
+  m.lo = sink_ends.at(warmup - 1);
+  m.hi = sink_ends.back();
+  return m;
+}
+
+// Each batch's device span (first H2D start to last D2H end), one per stream and batch.
+std::vector<test::TraceSpan> batch_spans(const std::vector<test::TraceSpan>& spans) {
+  std::map<std::pair<int, std::int64_t>, test::TraceSpan> batches;
+  for (const auto& s : spans) {
+    if (s.track < 10) continue;
+    const auto key = std::make_pair(s.track, s.args.at("first_frame").get<std::int64_t>());
+    auto [it, fresh] = batches.try_emplace(key, s);
+    it->second.begin_s = std::min(it->second.begin_s, s.begin_s);
+    it->second.end_s = std::max(it->second.end_s, s.end_s);
+  }
+  std::vector<test::TraceSpan> out;
+  for (auto& [key, span] : batches) out.push_back(span);
+  return out;
+}
+
+TEST(MetricsE2E, CopyWaitShareIsTheTimeInsideBlockingCopies) {
+  const Measured m = run_with_trace("sync-pageable", "--set copy.mode=sync --set copy.memory=pageable");
+  EXPECT_NEAR(m.report.at("measured_s").get<double>(), m.hi - m.lo, 1e-3);
+  // Sync mode: the one thread is blocked exactly while a frame's copies run.
+  std::vector<test::TraceSpan> copies;
+  for (const auto& s : m.spans)
+    if (s.track >= 10 && (s.name == "H2D" || s.name == "D2H")) copies.push_back(s);
+  const double expected = test::union_within(copies, m.lo, m.hi) / (m.hi - m.lo);
+  const double share = m.report.at("copy_wait_share");
+  ASSERT_GT(expected, 0.0);
+  // The wait records and the copy spans are two clock reads around the same copies.
+  EXPECT_NEAR(share, expected, 0.25 * expected + 0.002) << "copies took " << 100 * expected << "% of the window";
+}
+
+TEST(MetricsE2E, GpuBusyShareIsTheUnionOfTheDeviceSpans) {
+  const Measured m = run_with_trace("async-busy", "--set copy.mode=async");
+  const double expected = test::union_within(batch_spans(m.spans), m.lo, m.hi) / (m.hi - m.lo);
+  ASSERT_GT(expected, 0.0);
+  EXPECT_NEAR(m.report.at("gpu_busy_share").get<double>(), expected, 0.01);
+}
+
+// What vidpipe exists to show: on a device, blocking pageable copies cost the submitting
+// thread a real share of the run, and pinned buffers with streams take it back.
+TEST(MetricsE2E, SyncPageableWaitsOnCopiesMoreThanAsyncPinned) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device on this machine: GPU test skipped (run it on the device)";
+  const Measured sync = run_with_trace("gpu-sync", "--set copy.mode=sync --set copy.memory=pageable");
+  const Measured async = run_with_trace("gpu-async", "--set copy.mode=async --set copy.memory=pinned --set copy.streams=2");
+  const double sync_share = sync.report.at("copy_wait_share"), async_share = async.report.at("copy_wait_share");
+  EXPECT_GT(sync_share, 0.05);
+  EXPECT_GT(sync_share, 2 * async_share) << "sync " << sync_share << ", async " << async_share;
+}
+
+}  // namespace
+}  // namespace vidpipe
