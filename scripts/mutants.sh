@@ -36,7 +36,7 @@ survived=()
 printf '%-52s %s\n' mutant result
 for name in $names; do
   file=$(grep -E "^$name\|" "$list" | cut -d'|' -f2)
-  cp "$root/$file" "$work/original"
+  cp "$work/tree/$file" "$work/original"
   if ! python3 "$root/scripts/mutants/apply.py" "$list" "$name" "$work/tree"; then
     survived+=("$name (could not be applied)")
     continue

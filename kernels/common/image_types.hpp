@@ -88,6 +88,12 @@ struct OverlayStyle {
 struct HudText {
   char text[96] = {};
   int length = 0;
+  int line = 0;  // 0: the top row of the HUD, 1: the row under it
+};
+
+// The HUD's rows: figures of the last second, and the verdict of what bounds the run.
+struct HudLines {
+  HudText line[2];
 };
 
 }  // namespace vidpipe

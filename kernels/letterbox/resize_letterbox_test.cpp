@@ -49,5 +49,21 @@ TEST(ReferenceResize, HalvingAveragesPairs) {
   EXPECT_EQ(dst[3], 150);
 }
 
+// Bilinear sampling with half-pixel centres, worked by hand on gradients in each direction:
+// halving 4 rows [0, 40, 120, 200] samples source rows 0.5 and 2.5: (0+40)/2 and (120+200)/2.
+TEST(ReferenceResize, GradientsSampleTheTwoNearestRowsAndColumns) {
+  const std::uint8_t column[4] = {0, 40, 120, 200};
+  std::vector<std::uint8_t> tall(4 * 3), wide(4 * 3);
+  for (int i = 0; i < 4; ++i)
+    for (int c = 0; c < 3; ++c) tall[i * 3 + c] = wide[i * 3 + c] = column[i];
+  std::vector<std::uint8_t> out(2 * 3);
+  reference::resize_letterbox(tall.data(), 1, 4, make_letterbox(1, 4, 1, 2, LetterboxAlign::top_left), out.data());
+  EXPECT_EQ(out[0], 20);
+  EXPECT_EQ(out[3], 160);
+  reference::resize_letterbox(wide.data(), 4, 1, make_letterbox(4, 1, 2, 1, LetterboxAlign::top_left), out.data());
+  EXPECT_EQ(out[0], 20);
+  EXPECT_EQ(out[3], 160);
+}
+
 }  // namespace
 }  // namespace vidpipe

@@ -109,7 +109,8 @@ VP_HD inline bool text_ink(const GlyphAtlasView& a, int scale, int x, int y, con
 // The HUD: a darkened box top-left with the text in white.
 VP_HD inline PixelRect hud_rect(const HudText& t, const YuvLayout& l, const GlyphAtlasView& a, int scale) {
   PixelRect r;
-  r.x0 = r.y0 = 2 * scale;
+  r.x0 = 2 * scale;
+  r.y0 = 2 * scale + t.line * (a.glyph_h + 2) * scale;
   r.x1 = clampi(r.x0 + t.length * a.glyph_w * scale - 1, 0, l.width - 1);
   r.y1 = clampi(r.y0 + a.glyph_h * scale - 1, 0, l.height - 1);
   return r;

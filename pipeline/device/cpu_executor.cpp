@@ -38,7 +38,7 @@ class CpuExecutor final : public Executor {
   }
 
   HostWaits submit(int, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
-                   const HudText& hud) override {
+                   const HudLines& hud) override {
     if (static_cast<int>(frames.size()) > batch_) throw std::logic_error("CPU executor given more than a batch");
     HostWaits waits;
     timings_ = {};

@@ -56,7 +56,7 @@ class Executor {
   // must be consecutive (see runs_of). `hud` is drawn when overlay.hud is on. In sync
   // mode this returns only when all of it is done. Returns the time blocked on copies.
   virtual HostWaits submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
-                           const HudText& hud) = 0;
+                           const HudLines& hud) = 0;
   // Switches copies between blocking and queued from the next submit on (the
   // display's s key); only an executor built async switches.
   virtual void set_mode(CopyMode mode) = 0;

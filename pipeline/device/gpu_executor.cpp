@@ -106,7 +106,7 @@ class GpuExecutor final : public Executor {
   }
 
   HostWaits submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
-                   const HudText& hud) override {
+                   const HudLines& hud) override {
     NvtxRange range("submit");
     HostWaits waits;
     sync_now_ = requested_mode_ == CopyMode::sync;

@@ -3,7 +3,7 @@
 namespace vidpipe {
 
 void run_gpu_stage(GpuStageSteps& steps, std::span<const FrameRun> runs, int frames, const GpuStageSwitches& on,
-                   const HudText& hud) {
+                   const HudLines& hud) {
   // Frames of one input share layout, letterbox and colour matrix: one launch per run.
   for (const FrameRun& run : runs) {
     steps.to_bgr(run);
@@ -18,7 +18,9 @@ void run_gpu_stage(GpuStageSteps& steps, std::span<const FrameRun> runs, int fra
   steps.reached(StagePoint::inferred);
   for (const FrameRun& run : runs) {
     if (on.detect && on.draw_boxes) steps.draw_boxes(run);
-    if (on.draw_hud) steps.draw_hud(run, hud);
+    if (!on.draw_hud) continue;
+    for (const HudText& line : hud.line)
+      if (line.length > 0) steps.draw_hud(run, line);
   }
   steps.reached(StagePoint::overlaid);
 }

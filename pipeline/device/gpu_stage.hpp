@@ -34,6 +34,6 @@ struct GpuStageSwitches {
 };
 
 void run_gpu_stage(GpuStageSteps& steps, std::span<const FrameRun> runs, int frames, const GpuStageSwitches& on,
-                   const HudText& hud);
+                   const HudLines& hud);
 
 }  // namespace vidpipe

@@ -13,6 +13,16 @@ nlohmann::json stage_json(const StageStats& s) {
   return {{"mean_ms", s.mean_ms}, {"p50_ms", s.p50_ms}, {"p99_ms", s.p99_ms}};
 }
 
+nlohmann::json share_json(const StageShare& s) {
+  return {{"busy", s.busy}, {"starved", s.starved}, {"blocked", s.blocked}};
+}
+
+nlohmann::json shares_json(const StageShares& s) {
+  return {{"decode", share_json(s.decode)},     {"submit", share_json(s.submit)},
+          {"upload", share_json(s.upload)},     {"compute", share_json(s.compute)},
+          {"download", share_json(s.download)}, {"sink", share_json(s.sink)}};
+}
+
 }  // namespace
 
 nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::string& device,
@@ -45,6 +55,8 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
         {"preprocess", stage_json(s.preprocess)}, {"inference", stage_json(s.infer)},
         {"d2h", stage_json(s.d2h)}, {"sink", stage_json(s.sink)}}},
       {"latency", stage_json(s.latency)},
+      {"bottleneck", {{"stage", s.bottleneck.stage}, {"evidence", s.bottleneck.evidence}, {"lift", s.bottleneck.lift}}},
+      {"stage_shares", shares_json(s.shares)},
       {"live_lag", stage_json(s.live_lag)},
       {"live_lag_last_ms", s.live_lag_last_ms},
       {"faces", s.faces},
@@ -94,6 +106,10 @@ std::string summary_text(const std::string& mode, const std::string& device, con
   row("sink", s.sink);
   row("latency", s.latency);
   out += fmt::format("  faces: {} in {} of {} frames\n", s.faces, s.frames_with_faces, s.frames);
+  if (!s.bottleneck.stage.empty()) {
+    out += "  " + s.bottleneck.evidence + "\n";
+    if (!s.bottleneck.lift.empty()) out += "  to lift it: " + s.bottleneck.lift + "\n";
+  }
   return out;
 }
 

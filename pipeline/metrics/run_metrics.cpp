@@ -32,9 +32,10 @@ RunMetrics::RunMetrics(int warmup_frames, std::int64_t keep_frames)
     : warmup_frames_(warmup_frames), keep_frames_(std::max<std::int64_t>(keep_frames, 1)) {}
 
 void RunMetrics::add_wait(WaitKind kind, double begin, double end) {
-  if (kind == WaitKind::output_buffer) return;  // the sink's backpressure, not copy cost
   std::lock_guard lock(mutex_);
-  Waits& waits = kind == WaitKind::copy ? copy_waits_ : compute_waits_;
+  // Output-buffer waits are the sink's backpressure, not copy cost: they count only as the
+  // submit thread being blocked.
+  Waits& waits = kind == WaitKind::copy ? copy_waits_ : kind == WaitKind::compute ? compute_waits_ : output_waits_;
   waits.recent.push_back({begin, end});
   fold_old_waits(waits);
 }
@@ -92,16 +93,24 @@ std::string RunMetrics::live_line(double now) {
   const double copy_s = union_length(copy, lo, now);
   live_fps_ = static_cast<double>(n) / window;
   live_copy_wait_ = copy_s / window;
+  RunShape shape = shape_;
+  shape.fps = live_fps_;
+  live_bound_ = judge_bottleneck(stage_shares(lo, now, true), shape).stage;
   return fmt::format("frames {:>6} | fps {:7.1f} | copy-wait {:5.1f}% | gpu busy {:5.1f}%", added_, live_fps_,
                      100 * live_copy_wait_, 100 * union_length(gpu, lo, now) / window);
 }
 
-HudText RunMetrics::hud_text() const {
+HudLines RunMetrics::hud_text() const {
   std::lock_guard lock(mutex_);
-  HudText h;
-  const auto end = fmt::format_to_n(h.text, sizeof h.text - 1, "vidpipe  fps {:.1f}  copy-wait {:.1f}%", live_fps_,
-                                    100 * live_copy_wait_);
-  h.length = static_cast<int>(end.size);
+  HudLines h;
+  auto write = [](HudText& t, const std::string& text, int line) {
+    const std::size_t n = std::min(text.size(), sizeof t.text - 1);
+    std::copy_n(text.data(), n, t.text);
+    t.length = static_cast<int>(n);
+    t.line = line;
+  };
+  write(h.line[0], fmt::format("vidpipe  fps {:.1f}  copy-wait {:.1f}%", live_fps_, 100 * live_copy_wait_), 0);
+  if (!live_bound_.empty()) write(h.line[1], "bound by " + live_bound_, 1);
   return h;
 }
 
@@ -178,12 +187,32 @@ void RunMetrics::add_frame_figures(Summary& s, std::int64_t first, double lo, do
   s.live_lag = stats(Stage::live_lag);
   s.live_lag_last_ms = frames_.back().live_lag_ms;
   s.frames_sync_copies = totals.sync_copy_frames;
+  s.shares = stage_shares(lo, hi, false);
+  s.shares.gpu_busy = s.gpu_busy_share;
+  s.shares.copy_wait = s.copy_wait_share;
+  s.shares.compute_wait = s.compute_wait_share;
   s.h2d_gbps = totals.h2d_s > 0 ? totals.h2d_bytes / totals.h2d_s / 1e9 : 0;
   s.d2h_gbps = totals.d2h_s > 0 ? totals.d2h_bytes / totals.d2h_s / 1e9 : 0;
+  RunShape shape = shape_;
+  shape.fps = s.fps;
+  shape.h2d_gbps = s.h2d_gbps;
+  s.bottleneck = judge_bottleneck(s.shares, shape);
 }
 
 void RunMetrics::add_waits(const HostWaits& waits) {
   for (const HostWait& w : waits) add_wait(w.kind, w.begin, w.end);
+}
+
+void RunMetrics::add_span(StageSpan kind, double begin, double end) {
+  std::lock_guard lock(mutex_);
+  Waits& spans = spans_[static_cast<std::size_t>(kind)];
+  spans.recent.push_back({begin, end});
+  fold_old_waits(spans);
+}
+
+void RunMetrics::set_shape(const RunShape& shape) {
+  std::lock_guard lock(mutex_);
+  shape_ = shape;
 }
 
 }  // namespace vidpipe

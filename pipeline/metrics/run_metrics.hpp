@@ -12,6 +12,7 @@
 
 #include "common/image_types.hpp"
 #include "device/host_wait.hpp"
+#include "metrics/stage_account.hpp"
 #include "metrics/streaming_stats.hpp"
 
 namespace vidpipe {
@@ -58,6 +59,8 @@ struct Summary {
   double live_lag_last_ms = 0;  // of the last frame out
   // Per input, over the same window as fps.
   std::int64_t frames_sync_copies = 0;  // measured frames whose copies were blocking
+  StageShares shares;                   // each stage's busy / starved / blocked shares
+  Bottleneck bottleneck;                // which stage bounds the frame rate, and why
   std::vector<std::int64_t> input_frames_measured;
   std::vector<double> input_fps;
 };
@@ -75,12 +78,15 @@ class RunMetrics {
 
   void add_wait(WaitKind kind, double begin, double end);
   void add_waits(const HostWaits& waits);
+  void add_span(StageSpan kind, double begin, double end);
+  // How the run is laid out, for the bottleneck verdict (once the inputs are open).
+  void set_shape(const RunShape& shape);
   void add_frame(const FrameRecord& record);
   // One line for the live display, over the last second; empty if none due yet.
   // Also refreshes the figures hud_text() shows.
   std::string live_line(double now);
-  // "fps 123.4  copy-wait 12.3%" from the last live_line(), for the overlay.
-  HudText hud_text() const;
+  // "fps 123.4  copy-wait 12.3%" and "bound by decode" from the last live_line(), for the overlay.
+  HudLines hud_text() const;
   double hud_fps() const;
   // `inputs`: how many inputs there were (per-input figures are sized to it).
   Summary summarise(double end_time, int inputs = 1) const;
@@ -111,6 +117,11 @@ class RunMetrics {
   void fold_oldest_frame();
   void fold_old_waits(Waits& waits);
   double waits_length(const Waits& waits, double lo, double hi) const;
+  // Each stage's shares over [lo, hi] (mutex_ held); `live`: from the kept intervals alone,
+  // for the live line's last second (run_metrics_stages.cpp).
+  StageShares stage_shares(double lo, double hi, bool live) const;
+  double span_length(const Waits& waits, double lo, double hi, bool live) const;
+  void add_device_shares(StageShares& s, double lo, double hi) const;
 
   int warmup_frames_;
   std::int64_t keep_frames_;
@@ -122,7 +133,10 @@ class RunMetrics {
   double window_lo_ = 0;            // sink time of the warm-up's last frame
   double last_sink_at_ = 0;
   Folded folded_;
-  Waits copy_waits_, compute_waits_;
+  Waits copy_waits_, compute_waits_, output_waits_;
+  std::array<Waits, static_cast<std::size_t>(StageSpan::count)> spans_;
+  RunShape shape_;
+  std::string live_bound_;  // the last live line's verdict, for the HUD
   double last_live_ = 0;
   std::int64_t frames_at_last_live_ = 0;
   double live_fps_ = 0, live_copy_wait_ = 0;

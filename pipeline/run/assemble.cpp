@@ -83,6 +83,10 @@ void open_sources(PipelineParts& p, int slots) {
   so.queue_frames = queue;
   so.drop = c.input.drop;
   so.max_frames = c.input.max_frames;
+  so.clock_origin = p.origin;
+  so.observer = [&metrics = *p.metrics](ReaderState state, double begin, double end) {
+    metrics.add_span(state == ReaderState::decoding ? StageSpan::decoding : StageSpan::decode_blocked, begin, end);
+  };
   p.sources = std::make_unique<FrameSources>(std::move(readers), std::move(live), so);
 }
 
@@ -116,6 +120,15 @@ void make_sinks(PipelineParts& p, int slots) {
   }
 }
 
+RunShape run_shape(const PipelineParts& p) {
+  RunShape shape;
+  shape.sync = p.config.copy.mode == CopyMode::sync;
+  shape.on_gpu = p.on_gpu;
+  shape.decoder_threads = 0;
+  for (const VideoInfo& info : p.inputs) shape.decoder_threads += info.decoder_threads;
+  return shape;
+}
+
 // Frames the run will deliver, for the progress line; 0 when unknown.
 std::int64_t expected_frames(const Config& c, const std::vector<VideoInfo>& inputs) {
   std::int64_t expected = 0;
@@ -137,12 +150,13 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->config = as_run(config, p->on_gpu);
   const Config& c = p->config;
   const int slots = p->on_gpu && c.copy.mode == CopyMode::async ? 2 * c.copy.streams : 1;
+  p->metrics = std::make_unique<RunMetrics>(c.metrics.warmup_frames, c.metrics.keep_frames);
   open_sources(*p, slots);
   make_executor(*p);
   p->controls.sync = c.copy.mode == CopyMode::sync;
   make_sinks(*p, slots);
   const int n = p->sources->count();
-  p->metrics = std::make_unique<RunMetrics>(c.metrics.warmup_frames, c.metrics.keep_frames);
+  p->metrics->set_shape(run_shape(*p));
   p->expected_frames = expected_frames(c, p->inputs);
   p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
   p->live_lag = std::make_unique<LiveLagClock>(n);

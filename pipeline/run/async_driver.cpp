@@ -85,7 +85,9 @@ class AsyncDriver {
   InFlight collect_batch() {
     InFlight job;
     while (!sources_ended_ && static_cast<int>(job.frames.size()) < batch_) {
+      const double waiting_from = p_.now();
       std::optional<DecodedFrame> f = p_.sources->pop();
+      p_.metrics->add_span(StageSpan::submit_starved, waiting_from, p_.now());
       sources_ended_ = !f;
       if (!f) break;
       job.frames.push_back(std::move(*f));
@@ -126,7 +128,11 @@ class AsyncDriver {
   void sink_loop() {
     std::int64_t delivered = 0;
     int toggles_seen = 0;
-    while (std::optional<Delivery> d = to_sink_.pop()) {
+    for (;;) {
+      const double waiting_from = p_.now();
+      std::optional<Delivery> d = to_sink_.pop();
+      p_.metrics->add_span(StageSpan::sink_starved, waiting_from, p_.now());
+      if (!d) return;
       deliver(p_, std::move(d->buffer), d->record, delivered);
       apply_mode_toggles(p_, toggles_seen);
     }

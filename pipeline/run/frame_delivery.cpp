@@ -78,6 +78,7 @@ void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, std::int6
   buffer.reset();
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;
+  p.metrics->add_span(StageSpan::sink_writing, t0, record.sink_at);
   record.live_lag_ms = p.live_lag->lag_ms(record.source, record.sink_at, record.stream_s);
   p.metrics->add_frame(record);
   p.memory_log->on_frame(++delivered);

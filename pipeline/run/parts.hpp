@@ -26,12 +26,13 @@ struct PipelineParts {
   double origin = 0;  // steady-clock seconds of pipeline time 0
   const std::atomic<bool>* stop = nullptr;
   std::vector<VideoInfo> inputs;
+  // Before the sources: the reader threads report into it until the sources are destroyed.
+  std::unique_ptr<RunMetrics> metrics;
   std::unique_ptr<FrameSources> sources;
   std::unique_ptr<Executor> executor;
   LiveControls controls;  // the display window's keys; the sinks hold a pointer to it
   std::vector<std::unique_ptr<FramePool>> out_pools;  // one per input: layouts differ
   std::vector<std::unique_ptr<Sink>> sinks;          // one per input
-  std::unique_ptr<RunMetrics> metrics;
   std::unique_ptr<MemoryLog> memory_log;  // sampled by the sink thread
   std::unique_ptr<LiveLagClock> live_lag;  // sink thread only
   std::int64_t expected_frames = 0;       // 0: unknown (live, looping)

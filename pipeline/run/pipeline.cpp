@@ -94,6 +94,7 @@ RunResult gather(PipelineParts& p, std::exception_ptr error) {
   result.memory_at_end = sample_memory(result.summary.frames, p.on_gpu);
   result.report = make_report(p.config, result.input, result.device, result.mode, result.summary, result.decode_errors);
   result.report["inputs"] = inputs_json(*p.sources, result.summary);
+  for (int i = 0; i < n; ++i) result.report["inputs"][i]["frames_written"] = p.sinks[i]->frames_written();
   result.report["memory"] = memory_json(*p.memory_log, result.memory_at_end);
   result.error = error;
   if (error) {

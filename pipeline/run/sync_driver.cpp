@@ -11,7 +11,10 @@ void run_sync(PipelineParts& p) {
   std::int64_t delivered = 0;
   int toggles_seen = 0;
   while (!p.stopping()) {
+    const double waiting_from = p.now();
     std::optional<DecodedFrame> frame = p.sources->pop();
+    // Inline, pop() decodes (the readers report that); threaded (live inputs), it waits.
+    if (p.sources->threaded()) p.metrics->add_span(StageSpan::submit_starved, waiting_from, p.now());
     if (!frame) break;
     apply_mode_toggles(p, toggles_seen);
     AvBufferPtr out = acquire_output(p, frame->source);

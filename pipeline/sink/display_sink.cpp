@@ -66,7 +66,10 @@ class DisplaySink final : public Sink {
     return {std::max(2, int(o_.layout.width * fit)), std::max(2, int(o_.layout.height * fit))};
   }
 
+  std::int64_t frames_written() const override { return shown_; }
+
   void show(const OutputFrame& frame) {
+    ++shown_;
     const cv::Size size = window_size();
     image_.create(size, CV_8UC3);
     const AVPixelFormat src_format = o_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
@@ -124,6 +127,7 @@ class DisplaySink final : public Sink {
     }
   }
 
+  std::int64_t shown_ = 0;  // frames put in the window
   SinkOptions o_;
   bool window_open_ = false;
   bool paused_ = false;

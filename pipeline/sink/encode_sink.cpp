@@ -103,6 +103,8 @@ class EncodeSink final : public Sink {
     spdlog::info("wrote {} ({} frames, {})", o_.path, frames_, encoder_->codec->name);
   }
 
+  std::int64_t frames_written() const override { return frames_; }
+
   std::string describe() const override {
     return std::string(streaming_ ? "stream mpegts " : "encode ") + encoder_->codec->name + " -> " + o_.path;
   }

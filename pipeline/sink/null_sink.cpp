@@ -6,9 +6,13 @@ namespace {
 
 class NullSink final : public Sink {
  public:
-  void write(const OutputFrame&) override {}
+  void write(const OutputFrame&) override { ++frames_; }
   void finish() override {}
   std::string describe() const override { return "null"; }
+  std::int64_t frames_written() const override { return frames_; }
+
+ private:
+  std::int64_t frames_ = 0;
 };
 
 }  // namespace

@@ -27,6 +27,9 @@ class Sink {
   // Flushes and closes; the output is complete and playable afterwards.
   virtual void finish() = 0;
   virtual std::string describe() const = 0;
+  // Frames the sink really wrote (encoded, sent or shown), for the report to hold against
+  // the frames the pipeline delivered to it.
+  virtual std::int64_t frames_written() const = 0;
 };
 
 // Keys pressed in the display window, read by the pipeline.

@@ -1,5 +1,8 @@
 #include "source/frame_sources.hpp"
 
+#include <algorithm>
+
+#include "base/clock.hpp"
 #include "base/errors.hpp"
 #include "base/nvtx_range.hpp"
 
@@ -34,11 +37,14 @@ void FrameSources::read_loop(int i) {
   try {
     while (options_.max_frames == 0 || counters.decoded < options_.max_frames) {
       NvtxRange range("decode");
-      std::optional<DecodedFrame> f = reader.next();
+      std::optional<DecodedFrame> f = decode_next(reader);
       if (!f) break;
       ++counters.decoded;
       if (!drops) {
-        if (!queue_.push(std::move(*f))) break;
+        const double waiting_from = steady_seconds();
+        const bool pushed = queue_.push(std::move(*f));
+        report(ReaderState::blocked, waiting_from, steady_seconds());
+        if (!pushed) break;
         continue;
       }
       const int dropped = queue_.push_or_drop(std::move(*f), options_.drop == DropPolicy::oldest);
@@ -64,7 +70,7 @@ std::optional<DecodedFrame> FrameSources::next_inline() {
       ended_[i] = true;
       continue;
     }
-    std::optional<DecodedFrame> f = readers_[i]->next();
+    std::optional<DecodedFrame> f = decode_next(*readers_[i]);
     if (!f) {
       ended_[i] = true;
       continue;
@@ -73,6 +79,23 @@ std::optional<DecodedFrame> FrameSources::next_inline() {
     return f;
   }
   return std::nullopt;
+}
+
+std::optional<DecodedFrame> FrameSources::decode_next(VideoReader& reader) {
+  const double pool_wait_before = reader.pool().wait_seconds();
+  const double begin = steady_seconds();
+  std::optional<DecodedFrame> f = reader.next();
+  const double end = steady_seconds();
+  // The pool's wait happened inside next(); its place there is not known, its length is.
+  const double pool_wait = std::min(end - begin, reader.pool().wait_seconds() - pool_wait_before);
+  report(ReaderState::decoding, begin, end - pool_wait);
+  if (pool_wait > 0) report(ReaderState::blocked, end - pool_wait, end);
+  return f;
+}
+
+void FrameSources::report(ReaderState state, double begin, double end) const {
+  if (options_.observer && end > begin)
+    options_.observer(state, begin - options_.clock_origin, end - options_.clock_origin);
 }
 
 std::optional<DecodedFrame> FrameSources::pop() { return options_.threaded ? queue_.pop() : next_inline(); }

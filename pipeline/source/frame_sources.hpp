@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdint>
 #include <exception>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -20,11 +21,18 @@
 
 namespace vidpipe {
 
+// What a reader thread was doing, reported for the stage accounting: inside the decoder, or
+// waiting for a pool buffer or for room in the queue.
+enum class ReaderState { decoding, blocked };
+using ReaderObserver = std::function<void(ReaderState state, double begin_s, double end_s)>;
+
 struct SourceOptions {
   bool threaded = true;
   std::size_t queue_frames = 2;
   DropPolicy drop = DropPolicy::oldest;  // for live readers; file readers always wait
   std::int64_t max_frames = 0;           // per input; 0: all
+  ReaderObserver observer;               // may be empty
+  double clock_origin = 0;               // steady-clock seconds of pipeline time 0, for the observer
 };
 
 class FrameSources {
@@ -42,6 +50,7 @@ class FrameSources {
   void rethrow();
 
   int count() const { return static_cast<int>(readers_.size()); }
+  bool threaded() const { return options_.threaded; }
   VideoReader& reader(int i) { return *readers_[i]; }
   const VideoReader& reader(int i) const { return *readers_[i]; }
   bool live(int i) const { return live_[i]; }
@@ -54,6 +63,9 @@ class FrameSources {
     std::atomic<std::int64_t> decoded{0}, dropped{0};
   };
   void read_loop(int i);
+  // reader.next(), reported to the observer as decoding and blocked time.
+  std::optional<DecodedFrame> decode_next(VideoReader& reader);
+  void report(ReaderState state, double begin, double end) const;
   std::optional<DecodedFrame> next_inline();
 
   std::vector<std::unique_ptr<VideoReader>> readers_;

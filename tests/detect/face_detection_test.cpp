@@ -48,7 +48,7 @@ DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int inp
   auto cpu = make_cpu_executor(eo);
   std::vector<std::uint8_t> out(layout.frame_bytes);
   std::uint8_t* p = out.data();
-  cpu->submit(0, {&frame, 1}, {&p, 1}, HudText{});
+  cpu->submit(0, {&frame, 1}, {&p, 1}, HudLines{});
   return cpu->detections(0)[0];
 }
 

@@ -95,6 +95,7 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   const int frames = j.at("frames"), sync_frames = j.at("frames_sync_copies");
   EXPECT_GT(sync_frames, 0) << "no frame ran with sync copies after s:\n" << log;
   EXPECT_GT(frames - sync_frames, 0) << "no frame ran async before s";
+  EXPECT_EQ(j.at("inputs").at(0).at("frames_written"), frames) << "the window did not show every frame once";
 
   // The screenshot: the frame's colour fills the window, and the HUD's white text
   // sits in its top rows.

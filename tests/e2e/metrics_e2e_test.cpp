@@ -78,6 +78,21 @@ TEST(MetricsE2E, GpuBusyShareIsTheUnionOfTheDeviceSpans) {
   EXPECT_NEAR(m.report.at("gpu_busy_share").get<double>(), expected, 0.01);
 }
 
+// The CPU twin of the detector takes ~100x longer per frame than decoding or writing the
+// frame: the run must be judged compute-bound, in the summary and the report alike.
+TEST(MetricsE2E, DetectorOnTheCpuIsJudgedComputeBound) {
+  const std::string clip = test::make_clip("metrics-small.mp4", 320, 240, 40, "-c:v libx264 -pix_fmt yuv420p");
+  const std::string report = test::scratch_dir() + "/cpu-detector.json";
+  const auto r = test::vidpipe("run --set device=cpu --input " + clip + " --set sink.kind=null --report " + report +
+                               " --set metrics.warmup_frames=5");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json j = test::read_json(report);
+  EXPECT_EQ(j.at("bottleneck").at("stage"), "compute") << j.at("bottleneck").dump();
+  EXPECT_GT(j.at("stage_shares").at("compute").at("busy").get<double>(), 0.9);
+  EXPECT_NE(r.output.find(j.at("bottleneck").at("evidence").get<std::string>()), std::string::npos)
+      << "the summary does not give the verdict:\n" << r.output;
+}
+
 // What vidpipe exists to show: on a device, blocking pageable copies cost the submitting
 // thread a real share of the run, and pinned buffers with streams take it back.
 TEST(MetricsE2E, SyncPageableWaitsOnCopiesMoreThanAsyncPinned) {

@@ -49,7 +49,14 @@ std::string run_mode(const std::string& name, const std::string& sets) {
 
   const nlohmann::json j = read_json(report);
   EXPECT_EQ(j.at("frames"), 60);
+  EXPECT_EQ(j.at("inputs").at(0).at("frames_written"), 60);
   EXPECT_EQ(j.at("frames_measured"), 55);
+  EXPECT_FALSE(j.at("bottleneck").at("stage").get<std::string>().empty());
+  for (const auto& [stage, share] : j.at("stage_shares").items())
+    for (const char* state : {"busy", "starved", "blocked"}) {
+      EXPECT_GE(share.at(state).get<double>(), 0.0) << stage << " " << state;
+      EXPECT_LE(share.at(state).get<double>(), 1.0) << stage << " " << state;
+    }
   const double fps = j.at("fps"), measured = j.at("measured_s"), wall = j.at("wall_s");
   EXPECT_GT(fps, 0);
   EXPECT_NEAR(fps, 55 / measured, 1e-6 * fps);

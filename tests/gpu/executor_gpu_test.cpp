@@ -72,7 +72,7 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
     std::vector<std::vector<std::uint8_t>> outs(n, std::vector<std::uint8_t>(fb, 0xCD));
     std::vector<std::uint8_t*> out_ptrs;
     for (auto& o : outs) out_ptrs.push_back(o.data());
-    gpu->submit(slot, {frames.data() + first, n}, out_ptrs, HudText{});
+    gpu->submit(slot, {frames.data() + first, n}, out_ptrs, HudLines{});
     const BatchTimings t = gpu->wait_done(slot);
     EXPECT_GE(t.gpu_end, t.gpu_begin);
     EXPECT_EQ(t.h2d_bytes, n * fb);
@@ -83,7 +83,7 @@ TEST_P(ExecutorGpu, MatchesCpuExecutor) {
       EXPECT_TRUE(std::equal(outs[i].begin(), outs[i].end(), f.data())) << "round trip of frame " << f.index;
       std::vector<std::uint8_t> cpu_out(fb);
       std::uint8_t* cpu_ptr = cpu_out.data();
-      cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, HudText{});
+      cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, HudLines{});
       const std::vector<float> ref = cpu->read_tensor(0);
       // Each byte may differ by one code after two roundings: 1/64 per element.
       EXPECT_LE(worst_difference(gpu_tensor, i, ref), 2.0 / 64 + 1e-6) << "frame " << f.index;
@@ -130,7 +130,7 @@ TEST(ExecutorGpuMixed, BatchOfTwoInputsMatchesTheCpuPath) {
   std::vector<std::uint8_t*> ptrs;
   for (const DecodedFrame& f : frames) outs.emplace_back(eo.layouts[f.source].frame_bytes, 0xCD);
   for (auto& o : outs) ptrs.push_back(o.data());
-  gpu->submit(0, frames, ptrs, HudText{});
+  gpu->submit(0, frames, ptrs, HudLines{});
   gpu->wait_done(0);
   const std::vector<float> tensor = gpu->read_tensor(0);
   const std::size_t per_frame = 160 * 160 * 3;
@@ -140,7 +140,7 @@ TEST(ExecutorGpuMixed, BatchOfTwoInputsMatchesTheCpuPath) {
     EXPECT_TRUE(std::equal(outs[i].begin(), outs[i].end(), f.data())) << "input " << f.source << " frame " << f.index;
     std::vector<std::uint8_t> cpu_out(eo.layouts[f.source].frame_bytes);
     std::uint8_t* cpu_ptr = cpu_out.data();
-    cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, HudText{});
+    cpu->submit(0, {&f, 1}, {&cpu_ptr, 1}, HudLines{});
     const std::vector<float> ref = cpu->read_tensor(0);
     ASSERT_EQ(ref.size(), per_frame);
     EXPECT_LE(worst_difference(tensor, i, ref), 2.0 / 64 + 1e-6) << "input " << f.source << " frame " << f.index;

@@ -40,7 +40,7 @@ TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
     auto cpu = make_cpu_executor(eo);
     std::vector<std::uint8_t> out(eo.layouts[0].frame_bytes);
     std::uint8_t* out_ptr = out.data();
-    cpu->submit(0, {&*frame, 1}, {&out_ptr, 1}, HudText{});
+    cpu->submit(0, {&*frame, 1}, {&out_ptr, 1}, HudLines{});
     const std::vector<float> tensor = cpu->read_tensor(0);
 
     TinyFaceNetGpu net(w, size);
@@ -81,12 +81,12 @@ TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
   std::vector<std::vector<std::uint8_t>> g_out(4, std::vector<std::uint8_t>(fb)), c_out = g_out;
   std::vector<std::uint8_t*> g_ptr, c_ptr;
   for (int i = 0; i < 4; ++i) g_ptr.push_back(g_out[i].data()), c_ptr.push_back(c_out[i].data());
-  gpu->submit(0, frames, g_ptr, HudText{});
+  gpu->submit(0, frames, g_ptr, HudLines{});
   gpu->wait_done(0);
   const auto g_det = gpu->detections(0);
   int faces = 0;
   for (int i = 0; i < 4; ++i) {
-    cpu->submit(0, {&frames[i], 1}, {&c_ptr[i], 1}, HudText{});
+    cpu->submit(0, {&frames[i], 1}, {&c_ptr[i], 1}, HudLines{});
     const DetectionList want = cpu->detections(0)[0];
     expect_same_detections(g_det[i], want, "frame " + std::to_string(frames[i].index));
     faces += want.count;

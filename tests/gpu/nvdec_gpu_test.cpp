@@ -58,7 +58,7 @@ TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
     std::vector<std::vector<std::uint8_t>> outs(4, std::vector<std::uint8_t>(l.frame_bytes, 0));
     std::vector<std::uint8_t*> ptrs;
     for (auto& o : outs) ptrs.push_back(o.data());
-    gpu->submit(slot, std::span(frames).subspan(first, 4), ptrs, HudText{});
+    gpu->submit(slot, std::span(frames).subspan(first, 4), ptrs, HudLines{});
     const BatchTimings t = gpu->wait_done(slot);
     EXPECT_EQ(t.h2d_bytes, 0u) << "an NVDEC frame crossed PCIe";
     for (std::size_t i = 0; i < 4; ++i) {

@@ -1,0 +1,76 @@
+#include "metrics/stage_account.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <utility>
+
+namespace vidpipe {
+namespace {
+
+// Shares above this are "most of the time", below the lower one "hardly ever".
+constexpr double mostly = 0.8, often = 0.2, hardly = 0.05;
+
+std::string pct(double share) { return fmt::format("{:.0f}%", 100 * share); }
+
+// Sync mode: one thread does every stage in turn, so the stage it spent most time in bounds it.
+Bottleneck judge_sync(const StageShares& s, const RunShape& shape) {
+  const double device = std::max(0.0, s.gpu_busy - s.copy_wait);
+  const std::array<std::pair<const char*, double>, 4> parts = {
+      {{"decode", s.decode.busy}, {"copy", s.copy_wait}, {"compute", std::max(s.compute_wait, device)}, {"sink", s.sink.busy}}};
+  const auto top = *std::max_element(parts.begin(), parts.end(), [](auto a, auto b) { return a.second < b.second; });
+  Bottleneck b{top.first,
+               fmt::format("bound by {}: the one thread spent {} decoding, {} blocked in copies, {} waiting for "
+                           "compute and {} in the sink ({:.1f} fps)",
+                           top.first, pct(s.decode.busy), pct(s.copy_wait), pct(s.compute_wait), pct(s.sink.busy),
+                           shape.fps),
+               "copy.mode: async (the stages then overlap)"};
+  return b;
+}
+
+}  // namespace
+
+Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
+  if (shape.sync) return judge_sync(s, shape);
+  const std::string device = shape.on_gpu ? "GPU" : "CPU twins";
+  const std::string device_was = shape.on_gpu ? "the GPU was" : "the CPU twins were";
+  if (s.sink.busy >= mostly)
+    return {"sink",
+            fmt::format("bound by the sink: it was writing {} of the time and the submit thread waited for output "
+                        "buffers; the {} side was busy {}",
+                        pct(s.sink.busy), device, pct(s.gpu_busy)),
+            "sink.codec (NVENC where the GPU has one), sink.preset (faster), sink.kind: null to measure without it"};
+  if (s.submit.starved >= often && s.decode.blocked < hardly)
+    return {"decode",
+            fmt::format("bound by decode: {} decoder thread{} delivered {:.1f} fps and {} blocked; the {} side was "
+                        "starved {} of the time",
+                        shape.decoder_threads, shape.decoder_threads == 1 ? "" : "s", shape.fps,
+                        s.decode.blocked < 0.005 ? "were never" : "were only " + pct(s.decode.blocked),
+                        device, pct(s.submit.starved)),
+            "reader.threads, reader.decoder: nvdec, or input.preload to measure the GPU side alone"};
+  if (s.copy_wait >= often && s.copy_wait >= s.compute_wait)
+    return {"copy",
+            fmt::format("bound by copies: the submit thread was blocked on copies {} of the time (H2D {:.1f} GB/s); "
+                        "the decoders were blocked {}",
+                        pct(s.copy_wait), shape.h2d_gbps, pct(s.decode.blocked)),
+            "copy.memory: pinned, copy.streams, copy.batch_size"};
+  if (s.gpu_busy >= mostly || s.compute_wait >= often)
+    return {"compute",
+            fmt::format("bound by compute: {} busy {} of the time and the submit thread waited on kernels {}",
+                        device_was, pct(s.gpu_busy), pct(s.compute_wait)),
+            "copy.batch_size (fewer launches), gpu.preprocess.width (a smaller network input)"};
+  if (s.submit.busy >= 0.6)
+    return {"host",
+            fmt::format("bound by the submit thread: busy {} of the time packing and launching, starved {}",
+                        pct(s.submit.busy), pct(s.submit.starved)),
+            "copy.batch_size (fewer calls per frame)"};
+  return {"none",
+          fmt::format("no single stage bounds it: decode blocked {}, submit starved {}, copies {}, {} busy {}, sink "
+                      "busy {}",
+                      pct(s.decode.blocked), pct(s.submit.starved), pct(s.copy_wait), device, pct(s.gpu_busy),
+                      pct(s.sink.busy)),
+          ""};
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,46 @@
+// Where the frame rate goes: each stage's share of the measured window spent busy,
+// starved (waiting for input from upstream) and blocked (waiting for room downstream),
+// and the verdict of which stage bounds the frame rate. The rule is docs/ARCHITECTURE.md's
+// "Which stage bounds the frame rate".
+#pragma once
+#include <string>
+
+namespace vidpipe {
+
+// Host intervals the drivers and readers report besides the executors' waits.
+enum class StageSpan {
+  decoding,        // a reader thread inside the decoder (less the time it waited for a pool buffer)
+  decode_blocked,  // a reader waiting for a pool buffer or for room in the queue
+  submit_starved,  // the submit thread waiting for a decoded frame
+  sink_writing,    // the sink thread inside Sink::write
+  sink_starved,    // the sink thread waiting for a finished frame
+  count
+};
+
+struct StageShare {
+  double busy = 0, starved = 0, blocked = 0;  // fractions of the window
+};
+
+struct StageShares {
+  StageShare decode, submit, upload, compute, download, sink;
+  double copy_wait = 0, compute_wait = 0;  // the submit thread's blocked share, by what it waited on
+  double gpu_busy = 0;
+};
+
+struct RunShape {
+  bool sync = false;        // one thread does everything (copy.mode: sync)
+  bool on_gpu = true;       // the stage runs on a CUDA device (else the CPU twins)
+  int decoder_threads = 1;  // across all inputs
+  double fps = 0;
+  double h2d_gbps = 0;
+};
+
+struct Bottleneck {
+  std::string stage;     // decode | copy | compute | host | sink | none
+  std::string evidence;  // one sentence, with the figures behind the verdict
+  std::string lift;      // what would raise the bound: keys to change
+};
+
+Bottleneck judge_bottleneck(const StageShares& shares, const RunShape& shape);
+
+}  // namespace vidpipe

@@ -1,0 +1,118 @@
+// The bottleneck verdict on synthetic stage timelines: a run is made of frame records and
+// host intervals shaped as each kind of bound would leave them, and the verdict must name
+// that bound (docs/ARCHITECTURE.md, "Which stage bounds the frame rate").
+#include <gtest/gtest.h>
+
+#include "metrics/run_metrics.hpp"
+
+namespace vidpipe {
+namespace {
+
+constexpr int frames = 200;
+constexpr double period = 0.01;  // one frame out every 10 ms
+
+// Fractions of each frame period that the stages spend in each state.
+struct Timeline {
+  double decoding = 0.1, decode_blocked = 0, submit_starved = 0, copy_wait = 0, compute_wait = 0,
+         output_wait = 0, gpu_busy = 0.3, sink_writing = 0.05;
+};
+
+Summary run(const Timeline& t, bool sync = false) {
+  RunMetrics m(0);
+  m.set_shape({sync, true, 4});
+  for (int k = 0; k < frames; ++k) {
+    const double at = k * period;
+    auto span = [&](StageSpan kind, double from, double share) {
+      if (share > 0) m.add_span(kind, at + from * period, at + (from + share) * period);
+    };
+    span(StageSpan::decoding, 0, t.decoding);
+    span(StageSpan::decode_blocked, t.decoding, t.decode_blocked);
+    span(StageSpan::submit_starved, 0, t.submit_starved);
+    double from = t.submit_starved;
+    for (auto [kind, share] : {std::pair{WaitKind::copy, t.copy_wait}, {WaitKind::compute, t.compute_wait},
+                               {WaitKind::output_buffer, t.output_wait}}) {
+      if (share > 0) m.add_wait(kind, at + from * period, at + (from + share) * period);
+      from += share;
+    }
+    span(StageSpan::sink_writing, 0, t.sink_writing);
+    FrameRecord r;
+    r.index = k;
+    r.gpu_begin = at;
+    r.gpu_end = at + t.gpu_busy * period;
+    r.h2d_ms = r.d2h_ms = 0.1 * t.gpu_busy * period * 1e3;
+    r.compute_ms = 0.8 * t.gpu_busy * period * 1e3;
+    r.decoded_at = at;
+    r.sink_at = at + period;
+    m.add_frame(r);
+  }
+  return m.summarise(frames * period + period);
+}
+
+TEST(Bottleneck, DecodeBoundWhenTheDecodersNeverBlockAndTheGpuSideStarves) {
+  Timeline t;
+  t.decoding = 0.97;
+  t.submit_starved = 0.7;
+  const Summary s = run(t);
+  EXPECT_EQ(s.bottleneck.stage, "decode") << s.bottleneck.evidence;
+  EXPECT_NE(s.bottleneck.evidence.find("4 decoder threads"), std::string::npos) << s.bottleneck.evidence;
+  EXPECT_NEAR(s.shares.submit.starved, 0.7, 0.02);
+  EXPECT_LT(s.shares.decode.blocked, 0.01);
+}
+
+TEST(Bottleneck, CopyBoundWhenTheSubmitThreadWaitsOnCopies) {
+  Timeline t;
+  t.decode_blocked = 0.8;
+  t.copy_wait = 0.5;
+  t.compute_wait = 0.1;
+  t.gpu_busy = 0.6;
+  const Summary s = run(t);
+  EXPECT_EQ(s.bottleneck.stage, "copy") << s.bottleneck.evidence;
+  EXPECT_NEAR(s.shares.copy_wait, 0.5, 0.02);
+}
+
+TEST(Bottleneck, ComputeBoundWhenTheDeviceIsAlwaysBusy) {
+  Timeline t;
+  t.decode_blocked = 0.8;
+  t.compute_wait = 0.6;
+  t.copy_wait = 0.05;
+  t.gpu_busy = 0.97;
+  const Summary s = run(t);
+  EXPECT_EQ(s.bottleneck.stage, "compute") << s.bottleneck.evidence;
+  EXPECT_NEAR(s.shares.gpu_busy, 0.97, 0.02);
+}
+
+TEST(Bottleneck, SinkBoundWhenTheSinkWritesAllTheTime) {
+  Timeline t;
+  t.decode_blocked = 0.8;
+  t.output_wait = 0.7;
+  t.sink_writing = 0.95;
+  const Summary s = run(t);
+  EXPECT_EQ(s.bottleneck.stage, "sink") << s.bottleneck.evidence;
+  EXPECT_NE(s.bottleneck.lift.find("sink.preset"), std::string::npos);
+  EXPECT_NEAR(s.shares.submit.blocked, 0.7, 0.02);
+}
+
+TEST(Bottleneck, HostBoundWhenTheSubmitThreadItselfIsBusy) {
+  Timeline t;
+  t.decode_blocked = 0.8;
+  t.copy_wait = 0.05;
+  t.gpu_busy = 0.4;
+  const Summary s = run(t);
+  EXPECT_EQ(s.bottleneck.stage, "host") << s.bottleneck.evidence;
+  EXPECT_GT(s.shares.submit.busy, 0.9);
+}
+
+TEST(Bottleneck, SyncRunIsBoundByWhereItsOneThreadSpentMost) {
+  Timeline t;
+  t.decoding = 0.2;
+  t.copy_wait = 0.55;
+  t.compute_wait = 0.15;
+  t.sink_writing = 0.05;
+  EXPECT_EQ(run(t, true).bottleneck.stage, "copy");
+  t.decoding = 0.6;
+  t.copy_wait = 0.2;
+  EXPECT_EQ(run(t, true).bottleneck.stage, "decode");
+}
+
+}  // namespace
+}  // namespace vidpipe
