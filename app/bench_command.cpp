@@ -14,7 +14,7 @@ int bench_command(const RunArgs& args, const std::atomic<bool>* stop) {
     write_report(outcome.json, config.bench.json);
     std::cout << "json: " << config.bench.json << "\n";
   }
-  if (!config.bench.chart.empty() && !outcome.rows.empty()) {
+  if (!config.bench.chart.empty() && !outcome.ladders.front().rows.empty()) {
     write_bench_chart(outcome, config.bench.chart);
     std::cout << "chart: " << config.bench.chart << "\n";
   }

@@ -39,6 +39,9 @@ int main(int argc, char** argv) {
   bench_args.config_path = "config/bench.yaml";
   CLI::App* bench = app.add_subcommand("bench", "Run one input through every copy mode and compare them");
   vidpipe::add_run_options(*bench, bench_args);
+  int bench_preload = 0;
+  bench->add_option("--preload", bench_preload, "Also run the ladder on N frames preloaded into memory (bench.preload)")
+      ->check(CLI::Range(0, 100000));
   vidpipe::CopyBenchArgs copybench_args;
   CLI::App* copybench = app.add_subcommand("copybench", "Host<->device copy bandwidth and the rules of thumb");
   vidpipe::add_copybench_options(*copybench, copybench_args);
@@ -68,7 +71,10 @@ int main(int argc, char** argv) {
       return 0;
     }
     if (*probe) return vidpipe::probe_command(probe_args);
-    if (*bench) return vidpipe::bench_command(bench_args, &stop_requested);
+    if (*bench) {
+      if (bench_preload > 0) bench_args.overrides.push_back("bench.preload=" + std::to_string(bench_preload));
+      return vidpipe::bench_command(bench_args, &stop_requested);
+    }
     if (*copybench) return vidpipe::copybench_command(copybench_args);
     if (*trace_chart) {
       vidpipe::write_trace_chart(trace_in, trace_png, trace_start, trace_window_ms);

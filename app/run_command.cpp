@@ -1,3 +1,5 @@
+#include <fmt/format.h>
+
 #include <iostream>
 
 #include "commands.hpp"
@@ -27,6 +29,9 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   const Config config = load_run_config(args);
   const RunResult result = run_pipeline(config, stop);
   std::cout << summary_text(result.mode, result.device, result.summary);
+  if (result.prediction.fps > 0)
+    std::cout << fmt::format("  async x{} should reach ~{:.0f} fps, bound by {} (from this run's stage times)\n",
+                             result.prediction.streams, result.prediction.fps, result.prediction.bound);
   if (!config.metrics.report.empty()) {
     write_report(result.report, config.metrics.report);
     std::cout << "  report: " << config.metrics.report << "\n";

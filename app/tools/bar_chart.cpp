@@ -11,7 +11,10 @@ namespace vidpipe {
 
 void write_bar_chart(const std::string& path, const std::string& title, const std::vector<std::string>& labels,
                      const std::vector<ChartPanel>& panels) {
-  constexpr int panel_w = 640, panel_h = 420, margin = 50, label_h = 110;
+  constexpr int panel_h = 420, margin = 50, label_h = 110, min_slot = 84, value_room = 24;
+  // Wide enough that each bar's label fits under it, however many bars there are.
+  const int bars = static_cast<int>(labels.size());
+  const int panel_w = std::max(640, 2 * margin + min_slot * bars);
   const int width = panel_w * static_cast<int>(panels.size());
   const int height = panel_h + 60;
   cv::Mat img(height, width, CV_8UC3, cv::Scalar(255, 255, 255));
@@ -27,7 +30,8 @@ void write_bar_chart(const std::string& path, const std::string& title, const st
     const int slot = (panel_w - 2 * margin) / std::max(1, n);
     cv::line(img, {x0, bottom}, {x0 + slot * n, bottom}, ink, 1);
     for (int i = 0; i < n; ++i) {
-      const int h = static_cast<int>((bottom - top) * panel.values[i] / max);
+      // The tallest bar leaves room for its value under the panel's title.
+      const int h = static_cast<int>((bottom - top - value_room) * panel.values[i] / max);
       const int bx = x0 + i * slot + slot / 6;
       const bool best = panel.values[i] == best_value;
       cv::rectangle(img, {bx, bottom - h}, {bx + slot * 2 / 3, bottom}, best ? highlight : bar, cv::FILLED);
@@ -35,7 +39,7 @@ void write_bar_chart(const std::string& path, const std::string& title, const st
                   cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1, cv::LINE_AA);
       // Mode names are split over two lines so neighbouring labels do not collide.
       const std::string& label = labels[i];
-      const auto cut = label.find(' ', label.size() / 3);
+      const auto cut = label.size() > 8 ? label.rfind(' ') : std::string::npos;
       const std::string lines[2] = {label.substr(0, cut), cut == std::string::npos ? "" : label.substr(cut + 1)};
       for (int l = 0; l < 2; ++l)
         cv::putText(img, lines[l], {bx, bottom + 20 + 18 * l}, cv::FONT_HERSHEY_SIMPLEX, 0.42, ink, 1, cv::LINE_AA);

@@ -23,68 +23,152 @@ std::string trace_path_for(const std::string& trace, const std::string& mode) {
   return (p.parent_path() / (p.stem().string() + "." + file_safe(mode) + p.extension().string())).string();
 }
 
+struct Rung {
+  std::string name;
+  Config config;
+};
+
+// Each rung changes one thing from the rung below it.
+std::vector<Rung> ladder_rungs(const Config& base, std::vector<std::string>& notes) {
+  std::vector<Rung> rungs;
+  Config c = base;
+  c.copy.mode = CopyMode::sync;
+  c.copy.memory = HostMemory::pageable;
+  c.copy.streams = 1;
+  c.copy.batch_size = 1;
+  rungs.push_back({"naive", c});
+  c.copy.memory = HostMemory::pinned;
+  rungs.push_back({"+ pinned", c});
+  c.copy.mode = CopyMode::async;
+  rungs.push_back({"+ async", c});
+  for (int n : base.bench.streams) {
+    if (n == 1) continue;
+    c.copy.streams = n;
+    rungs.push_back({fmt::format("+ {} streams", n), c});
+  }
+  if (base.bench.batch > 1) {
+    c.copy.batch_size = base.bench.batch;
+    rungs.push_back({fmt::format("+ batch {}", base.bench.batch), c});
+  }
+  // NVDEC removes the H2D copy altogether: the rung shows what is left when it goes.
+  if (c.input.preload > 0) return rungs;
+  if (cuda::device_count() > base.gpu.device && base.device != DeviceChoice::cpu) {
+    c.reader.decoder = Decoder::nvdec;
+    rungs.push_back({"+ NVDEC", c});
+  } else {
+    notes.push_back("nvdec: no CUDA device here, so no NVDEC rung");
+  }
+  return rungs;
+}
+
+// Runs one rung; a rung that fails is kept with its reason and the ladder goes on.
+BenchRow run_rung(const Rung& rung, const Config& base, const std::atomic<bool>* stop) {
+  BenchRow row{rung.name, mode_label(rung.config)};
+  Config c = rung.config;
+  c.metrics.trace = trace_path_for(base.metrics.trace, row.mode);
+  spdlog::info("bench: {} ({})", row.rung, row.mode);
+  try {
+    row.result = run_pipeline(c, stop);
+    row.mode = row.result.mode;  // as run: on the CPU path "pinned" falls back to pageable
+    if (row.result.error) std::rethrow_exception(row.result.error);
+  } catch (const std::exception& e) {
+    row.error = e.what();
+    spdlog::warn("bench: {} failed: {}", row.rung, row.error);
+  }
+  return row;
+}
+
+void add_ratios(std::vector<BenchRow>& rows) {
+  const BenchRow* first = nullptr;
+  const BenchRow* previous = nullptr;
+  const BenchRow* sync_pinned = rows.size() > 1 && rows[1].ok() ? &rows[1] : nullptr;
+  for (BenchRow& r : rows) {
+    if (!r.ok()) continue;
+    const double fps = r.result.summary.fps;
+    if (!first) first = &r;
+    r.speedup = first->result.summary.fps > 0 ? fps / first->result.summary.fps : 0;
+    r.speedup_over_previous = previous && previous->result.summary.fps > 0 ? fps / previous->result.summary.fps : 1;
+    if (sync_pinned && &r != &rows[0] && &r != sync_pinned) {
+      const int streams = r.result.report.at("config").at("copy").at("streams");
+      r.predicted_fps = predict_async(sync_pinned->result.summary, streams).fps;
+    }
+    previous = &r;
+  }
+}
+
+nlohmann::json row_json(const BenchRow& r) {
+  if (!r.ok()) return {{"rung", r.rung}, {"mode", r.mode}, {"status", "failed"}, {"error", r.error}};
+  const Summary& s = r.result.summary;
+  return {{"rung", r.rung},
+          {"mode", r.mode},
+          {"status", "ok"},
+          {"fps", s.fps},
+          {"speedup", r.speedup},
+          {"speedup_over_previous", r.speedup_over_previous},
+          {"predicted_fps", r.predicted_fps},
+          {"copy_wait_share", s.copy_wait_share},
+          {"gpu_busy_share", s.gpu_busy_share},
+          {"h2d_gbps", s.h2d_gbps},
+          {"d2h_gbps", s.d2h_gbps},
+          {"p99_latency_ms", s.latency.p99_ms},
+          {"bottleneck", s.bottleneck.stage},
+          {"report", r.result.report}};
+}
+
+BenchLadder run_ladder(const std::string& name, const Config& base, const std::atomic<bool>* stop,
+                       std::vector<std::string>& notes) {
+  BenchLadder ladder{name, {}};
+  for (const Rung& rung : ladder_rungs(base, notes)) {
+    if (stop && stop->load()) break;
+    ladder.rows.push_back(run_rung(rung, base, stop));
+  }
+  add_ratios(ladder.rows);
+  return ladder;
+}
+
 }  // namespace
 
 BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
-  std::vector<Config> modes;
-  auto add = [&](CopyMode mode, HostMemory memory, int streams) {
-    Config c = base;
-    c.copy.mode = mode;
-    c.copy.memory = memory;
-    c.copy.streams = streams;
-    modes.push_back(c);
-  };
-  add(CopyMode::sync, HostMemory::pageable, 1);
-  add(CopyMode::sync, HostMemory::pinned, 1);
-  add(CopyMode::async, HostMemory::pinned, 1);
-  for (int n : base.bench.streams)
-    if (n != 1) add(CopyMode::async, HostMemory::pinned, n);
-
   BenchOutcome out;
-  // NVDEC removes the H2D copy altogether: the row shows what is left when it goes.
-  if (cuda::device_count() > base.gpu.device && base.device != DeviceChoice::cpu) {
-    Config c = modes.back();
-    c.reader.decoder = Decoder::nvdec;
-    modes.push_back(c);
-  } else {
-    out.notes.push_back("nvdec: no CUDA device here, so no nvdec row");
+  out.ladders.push_back(run_ladder("decoded", base, stop, out.notes));
+  if (base.bench.preload > 0 && !(stop && stop->load())) {
+    Config preloaded = base;
+    preloaded.input.preload = base.bench.preload;
+    preloaded.input.loop = true;
+    if (preloaded.input.max_frames == 0) preloaded.input.max_frames = 300;
+    out.ladders.push_back(run_ladder(fmt::format("preloaded {}", base.bench.preload), preloaded, stop, out.notes));
   }
-  for (Config& c : modes) {
-    if (stop && stop->load()) break;
-    const std::string mode = mode_label(c);
-    c.metrics.trace = trace_path_for(base.metrics.trace, mode);
-    spdlog::info("bench: {}", mode);
-    RunResult result = run_pipeline(c, stop);
-    if (result.error) std::rethrow_exception(result.error);
-    // The label as run: on the CPU path "pinned" falls back to pageable.
-    BenchRow row{result.mode, std::move(result), 0};
-    out.rows.push_back(std::move(row));
+  nlohmann::json ladders = nlohmann::json::array();
+  for (const BenchLadder& l : out.ladders) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const BenchRow& r : l.rows) rows.push_back(row_json(r));
+    ladders.push_back({{"name", l.name}, {"rows", rows}});
   }
-  const double base_fps = out.rows.empty() ? 0 : out.rows.front().result.summary.fps;
-  nlohmann::json rows = nlohmann::json::array();
-  for (BenchRow& r : out.rows) {
-    const Summary& s = r.result.summary;
-    r.speedup = base_fps > 0 ? s.fps / base_fps : 0;
-    rows.push_back({{"mode", r.mode}, {"fps", s.fps}, {"speedup", r.speedup}, {"copy_wait_share", s.copy_wait_share},
-                    {"gpu_busy_share", s.gpu_busy_share}, {"h2d_gbps", s.h2d_gbps}, {"d2h_gbps", s.d2h_gbps},
-                    {"p99_latency_ms", s.latency.p99_ms}, {"report", r.result.report}});
-  }
+  const BenchRow* any = out.ladders.front().rows.empty() ? nullptr : &out.ladders.front().rows.front();
   out.json = {{"input", base.input.uri},
-              {"device", out.rows.empty() ? "" : out.rows.front().result.device},
-              {"baseline", out.rows.empty() ? "" : out.rows.front().mode},
-              {"rows", rows},
+              {"device", any && any->ok() ? any->result.device : ""},
+              {"rows", ladders.front().at("rows")},
+              {"ladders", ladders},
               {"notes", out.notes}};
   return out;
 }
 
 std::string bench_table(const BenchOutcome& o) {
-  std::string t = fmt::format("{:<22} {:>8} {:>9} {:>10} {:>9} {:>9} {:>9} {:>9}\n", "mode", "fps", "speed-up",
-                              "copy-wait", "gpu busy", "H2D GB/s", "D2H GB/s", "p99 ms");
-  for (const BenchRow& r : o.rows) {
-    const Summary& s = r.result.summary;
-    t += fmt::format("{:<22} {:>8.1f} {:>8.2f}x {:>9.1f}% {:>8.1f}% {:>9.1f} {:>9.1f} {:>9.1f}\n", r.mode, s.fps,
-                     r.speedup, 100 * s.copy_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps, s.d2h_gbps,
-                     s.latency.p99_ms);
+  std::string t;
+  for (const BenchLadder& l : o.ladders) {
+    t += fmt::format("{}:\n{:<12} {:<32} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>9}\n", l.name, "rung", "mode", "fps",
+                     "x naive", "x above", "copy-wait", "gpu busy", "predicted", "bound by");
+    for (const BenchRow& r : l.rows) {
+      if (!r.ok()) {
+        t += fmt::format("{:<12} {:<32} failed: {}\n", r.rung, r.mode, r.error);
+        continue;
+      }
+      const Summary& s = r.result.summary;
+      const std::string predicted = r.predicted_fps > 0 ? fmt::format("{:.1f}", r.predicted_fps) : "-";
+      t += fmt::format("{:<12} {:<32} {:>8.1f} {:>7.2f}x {:>7.2f}x {:>8.1f}% {:>7.1f}% {:>9} {:>9}\n", r.rung, r.mode,
+                       s.fps, r.speedup, r.speedup_over_previous, 100 * s.copy_wait_share, 100 * s.gpu_busy_share,
+                       predicted, s.bottleneck.stage);
+    }
   }
   for (const std::string& n : o.notes) t += "note: " + n + "\n";
   return t;
@@ -94,13 +178,18 @@ void write_bench_chart(const BenchOutcome& o, const std::string& path) {
   std::vector<std::string> labels;
   ChartPanel fps{"frames per second (higher is better)", {}, "{:.1f}"};
   ChartPanel wait{"copy-wait share, % of wall time (lower is better)", {}, "{:.1f}%", true};
-  for (const BenchRow& r : o.rows) {
-    labels.push_back(r.mode);
-    fps.values.push_back(r.result.summary.fps);
-    wait.values.push_back(100 * r.result.summary.copy_wait_share);
-  }
+  for (const BenchLadder& l : o.ladders)
+    for (const BenchRow& r : l.rows) {
+      if (!r.ok()) continue;
+      // Rung names are short enough to sit under a bar; the second ladder's carry a star.
+      labels.push_back(&l == &o.ladders.front() ? r.rung : r.rung + "*");
+      fps.values.push_back(r.result.summary.fps);
+      wait.values.push_back(100 * r.result.summary.copy_wait_share);
+    }
   const std::string device = o.json.value("device", "");
-  write_bar_chart(path, "vidpipe bench on " + device + ": " + o.json.value("input", ""), labels, {fps, wait});
+  const std::string starred = o.ladders.size() > 1 ? " (* " + o.ladders.back().name + ")" : "";
+  write_bar_chart(path, "vidpipe bench on " + device + ": " + o.json.value("input", "") + starred, labels,
+                  {fps, wait});
 }
 
 }  // namespace vidpipe

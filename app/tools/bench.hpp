@@ -1,4 +1,7 @@
-// `vidpipe bench`: one input through each copy mode in one process, as one table.
+// `vidpipe bench`: one input up a ladder of copy modes in one process, each rung one change
+// from the one below (naive sync pageable, + pinned, + async, + streams, + batch, + NVDEC),
+// so the table shows what each change wins. `bench.preload` adds the same ladder on frames
+// preloaded into memory: the GPU side without the decoder.
 #pragma once
 #include <atomic>
 #include <nlohmann/json.hpp>
@@ -11,19 +14,28 @@
 namespace vidpipe {
 
 struct BenchRow {
-  std::string mode;
+  std::string rung;  // what this rung adds: "naive", "+ pinned", "+ 4 streams", ...
+  std::string mode;  // mode_label as run
   RunResult result;
-  double speedup = 0;  // fps over the first row's (sync pageable)
+  std::string error;               // non-empty: the rung failed and this says why
+  double speedup = 0;              // fps over the ladder's first rung
+  double speedup_over_previous = 0;  // fps over the rung below that ran
+  double predicted_fps = 0;        // async rungs: forecast from the sync pinned rung
+  bool ok() const { return error.empty(); }
+};
+
+struct BenchLadder {
+  std::string name;  // "decoded" or "preloaded N"
+  std::vector<BenchRow> rows;
 };
 
 struct BenchOutcome {
-  std::vector<BenchRow> rows;
-  std::vector<std::string> notes;  // modes left out, and why
+  std::vector<BenchLadder> ladders;
+  std::vector<std::string> notes;  // rungs left out, and why
   nlohmann::json json;
 };
 
-// The modes: sync pageable, sync pinned, async pinned x1, async pinned xN for each N in
-// bench.streams. A trace path (metrics.trace) gets one file per mode: <stem>.<mode>.json.
+// A trace path (metrics.trace) gets one file per mode: <stem>.<mode>.json.
 BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop);
 
 std::string bench_table(const BenchOutcome& outcome);

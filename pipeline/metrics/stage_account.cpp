@@ -16,15 +16,17 @@ std::string pct(double share) { return fmt::format("{:.0f}%", 100 * share); }
 
 // Sync mode: one thread does every stage in turn, so the stage it spent most time in bounds it.
 Bottleneck judge_sync(const StageShares& s, const RunShape& shape) {
-  const double device = std::max(0.0, s.gpu_busy - s.copy_wait);
+  // The thread waits for the kernels on a GPU, runs the twins itself on the CPU: either way
+  // the stage's time is the device's busy time less the copies.
+  const double compute = std::max(s.compute_wait, std::max(0.0, s.gpu_busy - s.copy_wait));
   const std::array<std::pair<const char*, double>, 4> parts = {
-      {{"decode", s.decode.busy}, {"copy", s.copy_wait}, {"compute", std::max(s.compute_wait, device)}, {"sink", s.sink.busy}}};
+      {{"decode", s.decode.busy}, {"copy", s.copy_wait}, {"compute", compute}, {"sink", s.sink.busy}}};
   const auto top = *std::max_element(parts.begin(), parts.end(), [](auto a, auto b) { return a.second < b.second; });
   Bottleneck b{top.first,
-               fmt::format("bound by {}: the one thread spent {} decoding, {} blocked in copies, {} waiting for "
-                           "compute and {} in the sink ({:.1f} fps)",
-                           top.first, pct(s.decode.busy), pct(s.copy_wait), pct(s.compute_wait), pct(s.sink.busy),
-                           shape.fps),
+               fmt::format("bound by {}: the one thread spent {} decoding, {} blocked in copies, {} on the {} stage "
+                           "and {} in the sink ({:.1f} fps)",
+                           top.first, pct(s.decode.busy), pct(s.copy_wait), pct(compute), shape.on_gpu ? "GPU" : "CPU",
+                           pct(s.sink.busy), shape.fps),
                "copy.mode: async (the stages then overlap)"};
   return b;
 }

@@ -133,7 +133,8 @@ RunShape run_shape(const PipelineParts& p) {
 std::int64_t expected_frames(const Config& c, const std::vector<VideoInfo>& inputs) {
   std::int64_t expected = 0;
   for (const VideoInfo& info : inputs) {
-    const std::int64_t n = c.input.max_frames > 0 ? c.input.max_frames : c.input.loop ? 0 : info.frame_count;
+    const std::int64_t whole = info.preloaded > 0 ? info.preloaded : info.frame_count;
+    const std::int64_t n = c.input.max_frames > 0 ? c.input.max_frames : c.input.loop ? 0 : whole;
     if (n == 0 || is_live_uri(info.uri)) return 0;
     expected += n;
   }

@@ -71,7 +71,8 @@ nlohmann::json inputs_json(const FrameSources& sources, const Summary& s) {
   for (int i = 0; i < sources.count(); ++i) {
     const VideoInfo& info = sources.reader(i).info();
     inputs.push_back({{"uri", info.uri}, {"codec", info.codec}, {"decoder", info.decoder},
-                      {"decoder_threads", info.decoder_threads}, {"width", info.width}, {"height", info.height},
+                      {"decoder_threads", info.decoder_threads}, {"preloaded", info.preloaded},
+                      {"width", info.width}, {"height", info.height},
                       {"live", sources.live(i)}, {"frames_decoded", sources.decoded(i)},
                       {"frames_dropped", sources.dropped(i)}, {"frames_measured", s.input_frames_measured[i]},
                       {"fps", s.input_fps[i]}, {"decode_errors", sources.reader(i).decode_errors()},
@@ -93,7 +94,13 @@ RunResult gather(PipelineParts& p, std::exception_ptr error) {
   result.memory_after_warmup = p.memory_log->after_warmup();
   result.memory_at_end = sample_memory(result.summary.frames, p.on_gpu);
   result.report = make_report(p.config, result.input, result.device, result.mode, result.summary, result.decode_errors);
+  if (p.config.copy.mode == CopyMode::sync) {
+    result.prediction = predict_async(result.summary, std::max(2, p.config.copy.streams));
+    result.report["prediction"] = {{"async_fps", result.prediction.fps}, {"bound", result.prediction.bound},
+                                   {"streams", result.prediction.streams}};
+  }
   result.report["inputs"] = inputs_json(*p.sources, result.summary);
+  result.report["preloaded"] = p.sources->reader(0).info().preloaded;
   for (int i = 0; i < n; ++i) result.report["inputs"][i]["frames_written"] = p.sinks[i]->frames_written();
   result.report["memory"] = memory_json(*p.memory_log, result.memory_at_end);
   result.error = error;
@@ -114,7 +121,8 @@ std::string mode_label(const Config& c) {
   std::string label = fmt::format("{} {}", to_string(c.copy.mode), to_string(c.copy.memory));
   if (async) label += " x" + std::to_string(c.copy.streams);
   if (async && c.copy.batch_size > 1) label += " b" + std::to_string(c.copy.batch_size);
-  if (c.reader.decoder == Decoder::nvdec) label += " nvdec";
+  if (c.reader.decoder == Decoder::nvdec && c.input.preload == 0) label += " nvdec";
+  if (c.input.preload > 0) label += " preload " + std::to_string(c.input.preload);
   if (c.inputs.size() > 1) label += " " + std::to_string(c.inputs.size()) + " inputs";
   return label;
 }

@@ -8,6 +8,7 @@
 
 #include "config/config.hpp"
 #include "metrics/memory_usage.hpp"
+#include "metrics/prediction.hpp"
 #include "metrics/run_metrics.hpp"
 #include "source/video_reader.hpp"
 
@@ -21,6 +22,8 @@ struct RunResult {
   std::int64_t decode_errors = 0;
   MemorySample memory_after_warmup, memory_at_end;
   nlohmann::json report;
+  // A sync run's forecast of async with copy.streams (0 fps for an async run).
+  Prediction prediction;
   // Set when the run ended on an error (lost source, write failure...): the outputs
   // are finalised and the figures cover what got through; the caller reports it.
   std::exception_ptr error;

@@ -44,6 +44,12 @@ void declare_keys(Keys<InputConfig>& k) {
   k.boolean("realtime", &InputConfig::realtime,
             "pace file frames at the stream's frame rate, as a camera would; such a file is then live for "
             "`input.drop`.");
+  k.integer("preload", &InputConfig::preload, 0, 100000,
+            "decode the first N frames once into host frame buffers of `copy.memory` (pinned or pageable), "
+            "then replay them as fast as the pipeline takes them, as a capture card delivering raw frames "
+            "would: the GPU side's own ceiling, without the decoder. With `input.loop` the N frames repeat "
+            "until `input.max_frames`; without, they play once. Decodes on the CPU (NVDEC frames would hold "
+            "its surfaces). 0: off.");
   k.integer("max_frames", &InputConfig::max_frames, 0, std::numeric_limits<std::int64_t>::max(),
             "stop after this many frames (0: all).");
 }

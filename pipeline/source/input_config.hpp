@@ -36,6 +36,7 @@ struct InputConfig {
   ReconnectOptions reconnect;
   CameraOptions camera;
   RtspTransport rtsp_transport = RtspTransport::tcp;
+  int preload = 0;  // frames decoded once and replayed from memory; 0: off
 };
 
 void declare_keys(Keys<InputConfig>& keys);

@@ -103,12 +103,14 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   // With NVDEC the host pool only takes frames that arrive in software after all.
   const int pool_frames = options.reader.pool_frames > 0 ? options.reader.pool_frames
                           : nvdec_                ? options.in_flight + 2
-                                                  : decoder_reference_frames + threads + options.in_flight + 2;
+                                                  : decoder_reference_frames + threads + options.in_flight + 2 +
+                                                        options.input.preload;
   pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
   spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", options.uri, info_.codec,
                info_.width, info_.height, info_.pixel_format, info_.fps,
                nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,
                layout_.frame_bytes / 1e6, to_string(options.memory));
+  if (options.input.preload > 0) preload(options.input.preload);
 }
 
 void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* par) {
@@ -116,7 +118,9 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
   decoder_.reset(avcodec_alloc_context3(codec));
   if (!decoder_) throw std::bad_alloc();
   AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par), "'" + uri + "': bad codec parameters");
-  if (options_.reader.decoder == Decoder::nvdec && !nvdec_failed_) {
+  if (options_.reader.decoder == Decoder::nvdec && options_.input.preload > 0 && !nvdec_failed_)
+    spdlog::info("'{}': input.preload decodes on the CPU (held NVDEC frames would exhaust its surfaces)", uri);
+  if (options_.reader.decoder == Decoder::nvdec && options_.input.preload == 0 && !nvdec_failed_) {
     std::string why;
     nvdec_ = NvdecDecoder::try_create(codec, options_.cuda_device, why);
     if (!nvdec_) spdlog::warn("'{}': reader.decoder nvdec unavailable ({}); decoding on the CPU", uri, why);
@@ -382,6 +386,39 @@ void VideoReader::pace(std::int64_t index) {
 }
 
 std::optional<DecodedFrame> VideoReader::next() {
+  return preloaded_.empty() ? decode_one() : replay();
+}
+
+void VideoReader::preload(int frames) {
+  while (static_cast<int>(preloaded_.size()) < frames)
+    if (std::optional<DecodedFrame> f = decode_one())
+      preloaded_.push_back(std::move(*f));
+    else
+      break;
+  if (preloaded_.empty()) throw InputError("'" + options_.uri + "': input.preload: no frame to preload");
+  info_.preloaded = static_cast<int>(preloaded_.size());
+  spdlog::info("'{}': {} frames preloaded into {} memory ({:.1f} MB)", options_.uri, info_.preloaded,
+               to_string(options_.memory), info_.preloaded * layout_.frame_bytes / 1e6);
+}
+
+// A preloaded frame again: a new reference to the same buffer, numbered and timed as the
+// next frame of an endless stream.
+std::optional<DecodedFrame> VideoReader::replay() {
+  const std::size_t n = preloaded_.size();
+  if (stop_ || (!options_.input.loop && replayed_ >= n)) return std::nullopt;
+  const DecodedFrame& original = preloaded_[replayed_ % n];
+  DecodedFrame out;
+  out.frame.reset(av_frame_clone(original.frame.get()));
+  if (!out.frame) throw std::bad_alloc();
+  out.colour = original.colour;
+  out.source = source_;
+  out.stream_s = original.stream_s + static_cast<double>(replayed_ / n * n) / info_.fps;
+  out.index = static_cast<std::int64_t>(replayed_++);
+  out.decoded_at = steady_seconds() - clock_origin_;
+  return out;
+}
+
+std::optional<DecodedFrame> VideoReader::decode_one() {
   if (stop_) return std::nullopt;
   // With frame threads decoding runs ahead in the background; what counts is how long
   // the pipeline had to wait here for the next frame.

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "memory/av_raii.hpp"
 #include "base/clock.hpp"
@@ -53,6 +54,7 @@ struct VideoInfo {
   FrameColour colour;            // from the container; frames may refine it
   std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"
   int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
+  int preloaded = 0;             // frames held in memory and replayed (input.preload)
 };
 
 struct DecodedFrame {
@@ -96,6 +98,9 @@ class VideoReader {
 
  private:
   static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
+  std::optional<DecodedFrame> decode_one();
+  void preload(int frames);
+  std::optional<DecodedFrame> replay();
   bool receive_into(AVFrame* out);
   bool feed_decoder();
   AvFramePtr to_pool_layout(AvFramePtr decoded);
@@ -139,6 +144,8 @@ class VideoReader {
   int reconnects_ = 0;
   int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
   int source_ = 0;
+  std::vector<DecodedFrame> preloaded_;  // input.preload: held, and handed out again in turn
+  std::size_t replayed_ = 0;
 };
 
 }  // namespace vidpipe

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | sanitize | soak | tools | infer | bench | inputs | all (all but inputs).
+# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | all (all but inputs and ladder).
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
@@ -76,5 +76,19 @@ if [[ $what == all || $what == bench ]]; then
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 $clip
   python3 scripts/device/bench_core.py --bin "$VIDPIPE_BIN" --clip $clip --frames 300 --out "$OUT" \
     ${BENCH_THREADS:+--threads $BENCH_THREADS} | tee "$OUT/bench.md"
+fi
+if [[ $what == ladder ]]; then
+  # Issue 11: the bench ladder on the bundled clip (carried as assets/sample-4k.mp4), decoded
+  # and preloaded, as scripts/demo.sh shows it; then on the 4K Megamind clip.
+  $VIDPIPE_BIN bench --config config/bench.yaml --preload 64 --set gpu.model=assets/models/tiny_face_detector \
+    --set bench.json=$OUT/ladder.json --set bench.chart=$OUT/ladder.png 2>&1 | grep -v "^\[" | tee "$OUT/ladder.txt"
+  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
+    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+  $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=540 --preload 64 \
+    --set gpu.model=assets/models/tiny_face_detector --set bench.json=$OUT/ladder-megamind.json \
+    --set bench.chart=$OUT/ladder-megamind.png 2>&1 | grep -v "^\[" | tee "$OUT/ladder-megamind.txt"
+  $VIDPIPE_BIN run --config config/sync.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=300 \
+    --set gpu.model=assets/models/tiny_face_detector --set sink.kind=null --set metrics.live=false \
+    --set metrics.report= 2>&1 | grep -v "^\[" | tail -4
 fi
 exit $status

@@ -50,27 +50,67 @@ TEST(BenchE2E, TableJsonAndChartAgree) {
   ASSERT_EQ(r.code, 0) << r.output;
   const auto j = read_json(dir + "/b.json");
   const auto& rows = j.at("rows");
-  // With a GPU an nvdec row follows (the last async mode, decoded on NVDEC); without one a note says why not.
+  // The ladder: each rung one change from the one below; with a GPU an NVDEC rung ends it,
+  // without one a note says why not.
   const bool gpu = cuda::device_count() > 0;
-  ASSERT_EQ(rows.size(), gpu ? 6u : 5u) << "sync pageable, sync pinned, async x1, x3, x4 (, x4 nvdec)";
-  if (gpu) EXPECT_EQ(rows[5].at("mode"), "async pinned x4 nvdec");
-  const double base = rows[0].at("fps");
+  const std::vector<std::string> rungs = {"naive", "+ pinned", "+ async", "+ 3 streams", "+ 4 streams", "+ batch 4"};
+  ASSERT_EQ(rows.size(), rungs.size() + (gpu ? 1 : 0));
+  for (std::size_t i = 0; i < rungs.size(); ++i) EXPECT_EQ(rows[i].at("rung"), rungs[i]);
+  if (gpu) EXPECT_EQ(rows[6].at("mode"), "async pinned x4 b4 nvdec");
   EXPECT_EQ(rows[0].at("mode"), "sync pageable");
+  EXPECT_EQ(rows[5].at("report").at("config").at("copy").at("batch_size"), 4);
+  const double base = rows[0].at("fps");
+  double previous = base;
   for (const auto& row : rows) {
+    ASSERT_EQ(row.at("status"), "ok") << row.dump();
     const double fps = row.at("fps");
     EXPECT_GT(fps, 0) << row.at("mode");
     EXPECT_NEAR(row.at("speedup").get<double>(), fps / base, 1e-9) << row.at("mode");
+    EXPECT_NEAR(row.at("speedup_over_previous").get<double>(), fps / previous, 1e-9) << row.at("mode");
+    previous = fps;
     for (const char* share : {"copy_wait_share", "gpu_busy_share"}) {
       EXPECT_GE(row.at(share).get<double>(), 0.0);
       EXPECT_LE(row.at(share).get<double>(), 1.0);
     }
+    // Async rungs carry the forecast made from the sync pinned rung.
+    if (row.at("report").at("config").at("copy").at("mode") == "async")
+      EXPECT_GT(row.at("predicted_fps").get<double>(), 0) << row.at("mode");
+    EXPECT_EQ(row.at("bottleneck"), row.at("report").at("bottleneck").at("stage"));
     EXPECT_EQ(row.at("report").at("frames"), 80);
     EXPECT_DOUBLE_EQ(row.at("report").at("fps").get<double>(), fps);
     // The printed table carries the same figures.
     EXPECT_NE(r.output.find(fmt_fps(fps)), std::string::npos) << "table lacks " << fps << ":\n" << r.output;
   }
   if (!gpu) EXPECT_NE(r.output.find("note: nvdec: no CUDA device"), std::string::npos) << r.output;
-  expect_real_png(dir + "/b.png", 1280, 480);
+  const int bars = static_cast<int>(rows.size());
+  expect_real_png(dir + "/b.png", 2 * std::max(640, 100 + 84 * bars), 480);
+}
+
+// A rung that fails (here: a pool too small for a batch of 4) is reported with its reason,
+// and the rungs after it still run.
+TEST(BenchE2E, AFailedRungIsReportedAndTheLadderGoesOn) {
+  const std::string dir = test::scratch_dir();
+  const auto r = vidpipe("bench --input " + clip() + " --set metrics.warmup_frames=5 --set gpu.inference=false" +
+                         " --set reader.pool_frames=6 --set reader.threads=1 --set bench.json=" + dir +
+                         "/fail.json --set bench.chart= --set bench.streams=[2] --preload 4");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const auto j = read_json(dir + "/fail.json");
+  const auto& decoded = j.at("ladders").at(0).at("rows");
+  ASSERT_GE(decoded.size(), 5u);
+  EXPECT_EQ(decoded[4].at("rung"), "+ batch 4");
+  EXPECT_EQ(decoded[4].at("status"), "failed");
+  EXPECT_NE(decoded[4].value("error", "").find("frame pool exhausted"), std::string::npos) << decoded[4].dump();
+  EXPECT_NE(r.output.find("failed: "), std::string::npos) << r.output;
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(decoded[i].at("status"), "ok") << decoded[i].dump();
+  // The preloaded ladder ran after the failure: the same rungs on 4 frames held in memory.
+  const auto& preloaded = j.at("ladders").at(1);
+  EXPECT_EQ(preloaded.at("name"), "preloaded 4");
+  ASSERT_GE(preloaded.at("rows").size(), 3u);
+  for (int i = 0; i < 3; ++i) {
+    const auto& row = preloaded.at("rows")[i];
+    ASSERT_EQ(row.at("status"), "ok") << row.dump();
+    EXPECT_EQ(row.at("report").at("preloaded"), 4);
+  }
 }
 
 TEST(BenchE2E, TraceHasSpansOnEveryTrack) {

@@ -147,6 +147,35 @@ TEST(PipelineE2E, OutputKeepsTheInputsFrameTimes) {
   for (std::size_t i = 0; i < in.size(); ++i) EXPECT_NEAR(got[i], in[i], 1e-3) << "frame " << i;
 }
 
+// input.preload: the first N frames decoded once and replayed in order, in every copy mode;
+// the output holds frame k % N of the source at position k (testsrc2 moves every frame, so
+// a wrong or repeated frame matches a neighbour, not itself).
+TEST(PipelineE2E, PreloadReplaysTheFirstFramesInOrder) {
+  const test::DecodedVideo source = test::decode_all(clip());
+  constexpr int preload = 4, frames = 14;
+  for (const char* mode : {"copy.mode=sync --set copy.memory=pageable", "copy.mode=async --set copy.memory=pinned",
+                           "copy.mode=async --set copy.batch_size=3"}) {
+    const std::string out = test::scratch_dir() + "/preload.mp4", report = test::scratch_dir() + "/preload.json";
+    const CommandResult r = vidpipe("run --set device=cpu --input " + clip() + " --set sink.path=" + out +
+                                    " --report " + report + " --set gpu.inference=false --set overlay.hud=false " +
+                                    "--set input.preload=" + std::to_string(preload) + " --set input.loop=true " +
+                                    "--set input.max_frames=" + std::to_string(frames) + " --set " + mode);
+    ASSERT_EQ(r.code, 0) << mode << "\n" << r.output;
+    const nlohmann::json j = read_json(report);
+    EXPECT_EQ(j.at("preloaded"), preload) << mode;
+    EXPECT_EQ(j.at("frames"), frames) << mode;
+    const test::DecodedVideo got = test::decode_all(out);
+    ASSERT_EQ(got.frames.size(), static_cast<std::size_t>(frames)) << mode;
+    for (int k = 0; k < frames; ++k) {
+      const double same = test::psnr(got.frames[k], source.frames[k % preload]);
+      EXPECT_GT(same, 30.0) << mode << ": output frame " << k;
+      for (int other = 0; other < preload; ++other)
+        if (other != k % preload)
+          EXPECT_LT(test::psnr(got.frames[k], source.frames[other]), same) << mode << ": output frame " << k;
+    }
+  }
+}
+
 TEST(PipelineE2E, NullSinkWritesNoVideo) {
   const std::string out = test::scratch_dir() + "/never.mp4";
   const std::string report = test::scratch_dir() + "/null.json";

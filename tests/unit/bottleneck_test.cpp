@@ -3,6 +3,7 @@
 // that bound (docs/ARCHITECTURE.md, "Which stage bounds the frame rate").
 #include <gtest/gtest.h>
 
+#include "metrics/prediction.hpp"
 #include "metrics/run_metrics.hpp"
 
 namespace vidpipe {
@@ -112,6 +113,26 @@ TEST(Bottleneck, SyncRunIsBoundByWhereItsOneThreadSpentMost) {
   t.decoding = 0.6;
   t.copy_wait = 0.2;
   EXPECT_EQ(run(t, true).bottleneck.stage, "decode");
+}
+
+// The async forecast from a sync run's stage times: the slowest stage sets the rate; with
+// one stream a frame's copies and kernels queue behind each other, with two they overlap.
+TEST(Prediction, TheSlowestStageSetsTheAsyncRate) {
+  Summary sync;
+  sync.decode.mean_ms = 4;
+  sync.h2d.mean_ms = 2;
+  sync.compute.mean_ms = 3;
+  sync.d2h.mean_ms = 1;
+  sync.sink.mean_ms = 0.5;
+  const Prediction two = predict_async(sync, 2);
+  EXPECT_EQ(two.bound, "decode");
+  EXPECT_NEAR(two.fps, 250, 1e-9);
+  const Prediction one = predict_async(sync, 1);  // 2 + 3 + 1 ms on one stream
+  EXPECT_EQ(one.bound, "copy");
+  EXPECT_NEAR(one.fps, 1e3 / 6, 1e-9);
+  sync.decode.mean_ms = 1;
+  sync.sink.mean_ms = 8;
+  EXPECT_EQ(predict_async(sync, 2).bound, "sink");
 }
 
 }  // namespace
