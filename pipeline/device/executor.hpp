@@ -55,6 +55,8 @@ class Executor {
   // outputs[i] (a host buffer of its input's layout.frame_bytes). Frames of one input
   // must be consecutive (see runs_of). `hud` is drawn when overlay.hud is on. In sync
   // mode this returns only when all of it is done. Returns the time blocked on copies.
+  // Frames on the device (NVDEC) have been copied into the slot by the time it returns:
+  // the caller may release them at once.
   virtual HostWaits submit(int slot, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
                            const HudLines& hud) = 0;
   // Switches copies between blocking and queued from the next submit on (the

@@ -118,6 +118,7 @@ class GpuExecutor final : public Executor {
     const BatchPacking pack = pack_batch(frames, o_.layouts);
     s.start.record(s.stream);
     for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], waits);
+    release_nvdec_frames(frames, waits);
     join_chunks(s);
     s.h2d_done.record(s.stream);
     GpuStageKernels kernels(o_, letterboxes_, net_, atlas_, s, frames, pack, [&](StagePoint point) {
@@ -239,6 +240,9 @@ class GpuExecutor final : public Executor {
   // An NVDEC frame is already on the device, in NVDEC's pitch: a device-to-device copy
   // into the slot's layout (no bytes cross PCIe, so none count as H2D).
   void copy_from_nvdec(GpuSlot& s, std::uint8_t* dst, const YuvLayout& l, const AVFrame& f, HostWaits& waits) {
+    if (!f.data[0] || !f.data[1] || f.linesize[0] < l.width)
+      throw CudaError(cudaErrorInvalidValue, "an NVDEC frame arrived without its device planes (the decoder's "
+                                             "surfaces ran out?): lower copy.batch_size or copy.streams");
     const std::size_t row_bytes[2] = {static_cast<std::size_t>(l.width), 2 * static_cast<std::size_t>(l.chroma_width())};
     const std::size_t rows[2] = {static_cast<std::size_t>(l.height), static_cast<std::size_t>(l.chroma_height())};
     for (int p = 0; p < 2; ++p) {
@@ -248,9 +252,27 @@ class GpuExecutor final : public Executor {
                                 cudaMemcpyDeviceToDevice));
       } else {
         CUDA_CHECK(cudaMemcpy2DAsync(dst + l.offset[p], l.pitch[p], f.data[p], f.linesize[p], row_bytes[p], rows[p],
-                                     cudaMemcpyDeviceToDevice, s.stream));
+                                     cudaMemcpyDeviceToDevice, nvdec_copies()));
       }
     }
+  }
+
+  // NVDEC frames are copied on a stream of their own, which holds nothing but these
+  // device-to-device copies (microseconds), and waited for here: the decoder's surfaces
+  // then go back as soon as the batch is submitted, rather than when it completes, so
+  // the pipeline never holds more of them than the decoder has (FFmpeg's pool is fixed).
+  cudaStream_t nvdec_copies() {
+    if (!nvdec_stream_) nvdec_stream_.emplace();
+    return nvdec_stream_->get();
+  }
+
+  void release_nvdec_frames(std::span<const DecodedFrame> frames, HostWaits& waits) {
+    if (sync_now_ || !nvdec_stream_ || std::none_of(frames.begin(), frames.end(), [](const DecodedFrame& f) {
+          return f.on_device();
+        }))
+      return;
+    TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
+    CUDA_CHECK(cudaStreamSynchronize(nvdec_stream_->get()));
   }
 
   void join_chunks(GpuSlot& s) {
@@ -266,6 +288,7 @@ class GpuExecutor final : public Executor {
   std::vector<Letterbox> letterboxes_;
   std::string name_;
   std::vector<cuda::Stream> streams_;
+  std::optional<cuda::Stream> nvdec_stream_;  // device-to-device copies out of NVDEC frames
   std::vector<GpuSlot> slots_;
   std::optional<TinyFaceNetGpu> net_;
   cuda::DeviceBuffer atlas_pixels_;

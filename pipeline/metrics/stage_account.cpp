@@ -48,7 +48,8 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
             fmt::format("bound by decode: {} decoder thread{} delivered {:.1f} fps and {} blocked; the {} side was "
                         "starved {} of the time",
                         shape.decoder_threads, shape.decoder_threads == 1 ? "" : "s", shape.fps,
-                        s.decode.blocked < 0.005 ? "were never" : "were only " + pct(s.decode.blocked),
+                        std::string(shape.decoder_threads == 1 ? "was" : "were") +
+                            (s.decode.blocked < 0.005 ? " never" : " only " + pct(s.decode.blocked)),
                         device, pct(s.submit.starved)),
             "reader.threads, reader.decoder: nvdec, or input.preload to measure the GPU side alone"};
   if (s.copy_wait >= often && s.copy_wait >= s.compute_wait)

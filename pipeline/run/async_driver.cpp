@@ -76,6 +76,9 @@ class AsyncDriver {
         out_ptrs.push_back(job.outputs.back()->data);
       }
       p_.metrics->add_waits(p_.executor->submit(job.slot, job.frames, out_ptrs, p_.metrics->hud_text()));
+      // NVDEC frames are in the slot now: their decoder surfaces go back at once.
+      for (DecodedFrame& f : job.frames)
+        if (f.on_device()) f.frame.reset();
       if (!in_flight_.push(std::move(job))) return;
     }
   }
