@@ -55,7 +55,7 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
   if (s.copy_wait >= often && s.copy_wait >= s.compute_wait)
     return {"copy",
             fmt::format("bound by copies: the submit thread was blocked on copies {} of the time (H2D {:.1f} GB/s); "
-                        "the decoders were blocked {}",
+                        "the readers were blocked {}",
                         pct(s.copy_wait), shape.h2d_gbps, pct(s.decode.blocked)),
             "copy.memory: pinned, copy.streams, copy.batch_size"};
   if (s.gpu_busy >= mostly || s.compute_wait >= often)
