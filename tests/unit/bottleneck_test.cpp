@@ -49,58 +49,60 @@ Summary run(const Timeline& t, bool sync = false) {
   return m.summarise(frames * period + period);
 }
 
-TEST(Bottleneck, DecodeBoundWhenTheDecodersNeverBlockAndTheGpuSideStarves) {
+// One timeline per kind of bound, shaped as that bound leaves a run: the stage at the limit
+// busy, what feeds it blocked, what it feeds starved.
+struct Case {
+  const char* name;
+  Timeline timeline;
+  const char* stage;
+};
+
+Timeline with(std::initializer_list<std::pair<double Timeline::*, double>> shares) {
   Timeline t;
-  t.decoding = 0.97;
-  t.submit_starved = 0.7;
-  const Summary s = run(t);
-  EXPECT_EQ(s.bottleneck.stage, "decode") << s.bottleneck.evidence;
-  EXPECT_NE(s.bottleneck.evidence.find("4 decoder threads"), std::string::npos) << s.bottleneck.evidence;
-  EXPECT_NEAR(s.shares.submit.starved, 0.7, 0.02);
-  EXPECT_LT(s.shares.decode.blocked, 0.01);
+  for (auto [field, value] : shares) t.*field = value;
+  return t;
 }
 
-TEST(Bottleneck, CopyBoundWhenTheSubmitThreadWaitsOnCopies) {
-  Timeline t;
-  t.decode_blocked = 0.8;
-  t.copy_wait = 0.5;
-  t.compute_wait = 0.1;
-  t.gpu_busy = 0.6;
-  const Summary s = run(t);
-  EXPECT_EQ(s.bottleneck.stage, "copy") << s.bottleneck.evidence;
-  EXPECT_NEAR(s.shares.copy_wait, 0.5, 0.02);
+const Case cases[] = {
+    {"decode_bound", with({{&Timeline::decoding, 0.97}, {&Timeline::submit_starved, 0.7}}), "decode"},
+    {"copy_bound",
+     with({{&Timeline::decode_blocked, 0.8}, {&Timeline::copy_wait, 0.5}, {&Timeline::compute_wait, 0.1},
+           {&Timeline::gpu_busy, 0.6}}),
+     "copy"},
+    {"compute_bound",
+     with({{&Timeline::decode_blocked, 0.8}, {&Timeline::compute_wait, 0.6}, {&Timeline::copy_wait, 0.05},
+           {&Timeline::gpu_busy, 0.97}}),
+     "compute"},
+    {"sink_bound",
+     with({{&Timeline::decode_blocked, 0.8}, {&Timeline::output_wait, 0.7}, {&Timeline::sink_writing, 0.95}}),
+     "sink"},
+    {"host_bound", with({{&Timeline::decode_blocked, 0.8}, {&Timeline::copy_wait, 0.05}, {&Timeline::gpu_busy, 0.4}}),
+     "host"},
+};
+
+class BottleneckOf : public ::testing::TestWithParam<Case> {};
+
+TEST_P(BottleneckOf, NamesTheStageAtTheLimit) {
+  const Case& c = GetParam();
+  const Summary s = run(c.timeline);
+  EXPECT_EQ(s.bottleneck.stage, c.stage) << s.bottleneck.evidence;
+  EXPECT_FALSE(s.bottleneck.evidence.empty());
+  // The shares the verdict rests on are the timeline's own.
+  EXPECT_NEAR(s.shares.submit.starved, c.timeline.submit_starved, 0.02);
+  EXPECT_NEAR(s.shares.decode.blocked, c.timeline.decode_blocked, 0.02);
+  EXPECT_NEAR(s.shares.copy_wait, c.timeline.copy_wait, 0.02);
+  EXPECT_NEAR(s.shares.sink.busy, c.timeline.sink_writing, 0.02);
+  EXPECT_NEAR(s.shares.gpu_busy, c.timeline.gpu_busy, 0.02);
 }
 
-TEST(Bottleneck, ComputeBoundWhenTheDeviceIsAlwaysBusy) {
-  Timeline t;
-  t.decode_blocked = 0.8;
-  t.compute_wait = 0.6;
-  t.copy_wait = 0.05;
-  t.gpu_busy = 0.97;
-  const Summary s = run(t);
-  EXPECT_EQ(s.bottleneck.stage, "compute") << s.bottleneck.evidence;
-  EXPECT_NEAR(s.shares.gpu_busy, 0.97, 0.02);
-}
+INSTANTIATE_TEST_SUITE_P(Bounds, BottleneckOf, ::testing::ValuesIn(cases),
+                         [](const auto& info) { return std::string(info.param.name); });
 
-TEST(Bottleneck, SinkBoundWhenTheSinkWritesAllTheTime) {
-  Timeline t;
-  t.decode_blocked = 0.8;
-  t.output_wait = 0.7;
-  t.sink_writing = 0.95;
-  const Summary s = run(t);
-  EXPECT_EQ(s.bottleneck.stage, "sink") << s.bottleneck.evidence;
-  EXPECT_NE(s.bottleneck.lift.find("sink.preset"), std::string::npos);
-  EXPECT_NEAR(s.shares.submit.blocked, 0.7, 0.02);
-}
-
-TEST(Bottleneck, HostBoundWhenTheSubmitThreadItselfIsBusy) {
-  Timeline t;
-  t.decode_blocked = 0.8;
-  t.copy_wait = 0.05;
-  t.gpu_busy = 0.4;
-  const Summary s = run(t);
-  EXPECT_EQ(s.bottleneck.stage, "host") << s.bottleneck.evidence;
-  EXPECT_GT(s.shares.submit.busy, 0.9);
+TEST(Bottleneck, EvidenceAndLiftNameTheFiguresAndKeys) {
+  const Summary decode = run(cases[0].timeline);
+  EXPECT_NE(decode.bottleneck.evidence.find("4 decoder threads"), std::string::npos) << decode.bottleneck.evidence;
+  EXPECT_NE(decode.bottleneck.lift.find("reader.threads"), std::string::npos);
+  EXPECT_NE(run(cases[3].timeline).bottleneck.lift.find("sink.preset"), std::string::npos);
 }
 
 TEST(Bottleneck, SyncRunIsBoundByWhereItsOneThreadSpentMost) {
