@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | all (all but inputs and ladder).
+# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | mutants | all (all but inputs,
+# ladder and mutants).
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
@@ -76,6 +77,20 @@ if [[ $what == all || $what == bench ]]; then
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 $clip
   python3 scripts/device/bench_core.py --bin "$VIDPIPE_BIN" --clip $clip --frames 300 --out "$OUT" \
     ${BENCH_THREADS:+--threads $BENCH_THREADS} | tee "$OUT/bench.md"
+fi
+if [[ $what == mutants ]]; then
+  # The GPU mutants (scripts/device/pack-mutants.sh): each must fail a GPU test.
+  for dir in .device/mutants/*/; do
+    name=$(basename "$dir")
+    if ! "$dir/vidpipe_tests" --gtest_filter='*Gpu*:*Gpu*/*' --gtest_brief=1 >"$OUT/$name.log" 2>&1; then
+      echo "$name: killed by $(grep -m1 -oE '\[  FAILED  \] [^ ]+' "$OUT/$name.log")"
+    elif ! VIDPIPE_BIN=$PWD/$dir/vidpipe "$dir/vidpipe_e2e_tests" --gtest_filter='MetricsE2E.*:PipelineE2E.Gpu*' \
+        --gtest_brief=1 >>"$OUT/$name.log" 2>&1; then
+      echo "$name: killed by $(grep -m1 -oE '\[  FAILED  \] [^ ]+' "$OUT/$name.log")"
+    else
+      echo "$name: SURVIVED"
+    fi
+  done
 fi
 if [[ $what == ladder ]]; then
   # Issue 11: the bench ladder on the bundled clip (carried as assets/sample-4k.mp4), decoded
