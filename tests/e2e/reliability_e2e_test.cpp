@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <regex>
 
 #include "background.hpp"
 #include "cli_runner.hpp"
@@ -100,7 +101,9 @@ TEST(ReliabilityE2E, BitFlippedStreamNeverCrashes) {
 void interrupt_run(int signal_number) {
   const std::string clip = test::make_clip("long.mp4", 320, 240, 30, "-c:v libx264 -pix_fmt yuv420p");
   const std::string out = scratch("interrupted.mp4"), report = scratch("interrupted.json");
+  const std::string log = scratch("interrupted.log");
   std::filesystem::remove(out);
+  std::filesystem::remove(log);
   const pid_t child = fork();
   ASSERT_GE(child, 0);
   if (child == 0) {
@@ -108,20 +111,22 @@ void interrupt_run(int signal_number) {
                             " run --config " + test::source_dir() + "/config/default.yaml --set gpu.model=" +
                             test::source_dir() + "/assets/models/tiny_face_detector --input " + clip +
                             " --set input.loop=true --set input.realtime=true --set sink.path=" + out +
-                            " --report " + report + " >/dev/null 2>&1";
+                            " --report " + report + " >" + log + " 2>&1";
     execl("/bin/sh", "sh", "-c", ("exec " + cmd).c_str(), nullptr);
     _exit(127);
   }
-  // Signal once encoded frames are in the file (the encoder's lookahead has filled), so
-  // the signal lands mid-run however fast the build is.
-  const bool writing = test::wait_until(
+  // Signal once frames have reached the sink (the live line counts them), so the signal
+  // lands mid-run however fast the build is.
+  const std::regex frames_out(R"(frames +[1-9][0-9]* \|)");
+  const bool running = test::wait_until(
       [&] {
-        std::error_code ec;
-        return std::filesystem::file_size(out + ".part", ec) > 16 * 1024 && !ec;
+        std::ifstream in(log);
+        const std::string text((std::istreambuf_iterator<char>(in)), {});
+        return std::regex_search(text, frames_out);
       },
-      120s);
+      300s);
   kill(child, signal_number);
-  ASSERT_TRUE(writing) << "no frames reached the output within 120 s";
+  ASSERT_TRUE(running) << "no frame reached the sink within 300 s";
   int status = 0;
   waitpid(child, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));

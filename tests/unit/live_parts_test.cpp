@@ -4,7 +4,10 @@
 
 #include "base/blocking_queue.hpp"
 #include "device/batch_packing.hpp"
+#include "background.hpp"
 #include "memory/frame_layout.hpp"
+#include "test_media.hpp"
+#include "source/frame_sources.hpp"
 #include "source/input_open.hpp"
 
 namespace vidpipe {
@@ -81,6 +84,33 @@ TEST(MixedBatch, FramesOfOneInputFormRunsAndPackTightly) {
   EXPECT_EQ(p.yuv_bytes, yuv);
   EXPECT_LE(p.yuv_bytes, 6 * max_frame_bytes(layouts));  // what a slot allocates
   EXPECT_LE(p.bgr_bytes, 6 * max_pixels(layouts) * 3);
+}
+
+// Which frames a live input's full queue drops, by policy: the reader decodes the whole
+// file before anything is taken, so the queue ends holding either the newest frames
+// (drop oldest) or the first ones (drop newest).
+std::vector<std::int64_t> frames_left_after_drops(DropPolicy policy) {
+  const std::string clip = test::make_clip("drops.mp4", 64, 48, 12, "-c:v libx264 -pix_fmt yuv420p");
+  std::vector<std::unique_ptr<VideoReader>> readers;
+  readers.push_back(std::make_unique<VideoReader>(test::pageable_reader(clip, 1)));
+  SourceOptions o;
+  o.queue_frames = 3;
+  o.drop = policy;
+  FrameSources sources(std::move(readers), {true}, o);
+  sources.start();
+  // 12 frames through a queue of 3 that nobody empties: the 9th drop is the last push done.
+  EXPECT_TRUE(test::wait_until([&] { return sources.dropped(0) == 9; }, std::chrono::seconds(60)));
+  std::vector<std::int64_t> left;
+  while (auto f = sources.pop()) left.push_back(f->index);
+  return left;
+}
+
+TEST(FrameSources, DropOldestKeepsTheNewestFrames) {
+  EXPECT_EQ(frames_left_after_drops(DropPolicy::oldest), (std::vector<std::int64_t>{9, 10, 11}));
+}
+
+TEST(FrameSources, DropNewestKeepsTheFirstFrames) {
+  EXPECT_EQ(frames_left_after_drops(DropPolicy::newest), (std::vector<std::int64_t>{0, 1, 2}));
 }
 
 }  // namespace
