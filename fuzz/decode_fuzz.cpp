@@ -30,7 +30,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     vidpipe::ReaderOptions ro;
     ro.uri = path;
     ro.memory = vidpipe::HostMemory::pageable;
-    ro.threads = 1;
+    ro.reader.threads = 1;
     ro.pool_timeout = std::chrono::milliseconds(200);
     vidpipe::VideoReader reader(ro);
     for (int i = 0; i < 8 && reader.next(); ++i) {
