@@ -1,39 +1,80 @@
-#include "overlay/overlay_draw.hpp"
+// The CPU twin of overlay.cu, written from what the overlay is meant to look like rather
+// than from overlay_draw.hpp's pixel walkers (which the kernels use):
+// - a box is every pixel of the detection's rectangle (coordinates truncated to whole
+//   pixels and clipped to the frame) that lies within `thickness` of its edge;
+// - its label is the score as "0.93" in four glyph cells at `text_scale`, dark ink on the
+//   box colour, sitting on the box's top edge (inside it when there is no room above);
+// - the HUD is its text in white glyph cells on the frame's luma darkened to a quarter, two
+//   pixels in from the top-left corner times the scale, one glyph row and two pixels per line.
+// Chroma is written once per 2x2 block, by the block's top-left pixel.
+#include <algorithm>
+#include <cstdio>
+
 #include "overlay/overlay_ref.hpp"
 
 namespace vidpipe::reference {
+namespace {
+
+void put(std::uint8_t* frame, const YuvLayout& l, int x, int y, std::uint8_t luma, std::uint8_t cb, std::uint8_t cr) {
+  frame[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x] = luma;
+  if (x % 2 != 0 || y % 2 != 0) return;
+  std::uint8_t* chroma = frame + l.offset[1] + static_cast<std::size_t>(y / 2) * l.pitch[1];
+  if (l.nv12) {
+    chroma[x] = cb;
+    chroma[x + 1] = cr;
+  } else {
+    chroma[x / 2] = cb;
+    frame[l.offset[2] + static_cast<std::size_t>(y / 2) * l.pitch[2] + x / 2] = cr;
+  }
+}
+
+// Whether glyph `c` has ink at (gx, gy) of its cell; characters outside the atlas draw as its first.
+bool ink(const GlyphAtlasView& a, char c, int gx, int gy) {
+  int glyph = static_cast<unsigned char>(c) - GlyphAtlasView::first;
+  if (glyph < 0 || glyph >= GlyphAtlasView::count) glyph = 0;
+  return a.pixels[(static_cast<std::size_t>(glyph) * a.glyph_h + gy) * a.glyph_w + gx] > 127;
+}
+
+// Text `chars` in cells of glyph_w x glyph_h times `scale`, from (left, top), clipped to the frame.
+template <class Paint>
+void text_cells(const YuvLayout& l, const GlyphAtlasView& a, int scale, int left, int top, const char* chars,
+                int count, Paint paint) {
+  const int cell_w = a.glyph_w * scale, cell_h = a.glyph_h * scale;
+  for (int y = top; y < std::min(top + cell_h, l.height); ++y)
+    for (int x = left; x < std::min(left + count * cell_w, l.width); ++x) {
+      const int cell = (x - left) / cell_w;
+      paint(x, y, ink(a, chars[cell], (x - left) % cell_w / scale, (y - top) / scale));
+    }
+}
+
+}  // namespace
 
 void draw_detections(std::uint8_t* frame, const YuvLayout& l, const DetectionList& list, const GlyphAtlasView& atlas,
                      const OverlayStyle& style) {
-  // Detections are painted one after another, each outline then its label: the
-  // order the GPU gives within one detection. (Across overlapping detections the
-  // GPU's order is unspecified.)
   for (int k = 0; k < list.count; ++k) {
     const Detection& d = list.det[k];
-    const PixelRect box = box_rect(d, l);
-    for (int i = 0, n = outline_count(box, style.thickness); i < n; ++i) {
-      int x, y;
-      outline_at(box, style.thickness, i, x, y);
-      paint(frame, l, x, y, style.y, style.u, style.v);
-    }
-    const PixelRect label = label_rect(box, l, atlas, style.text_scale);
-    for (int y = label.y0; y <= label.y1; ++y)
-      for (int x = label.x0; x <= label.x1; ++x) {
-        const char c = label_char(d.score, (x - label.x0) / (atlas.glyph_w * style.text_scale));
-        paint(frame, l, x, y, text_ink(atlas, style.text_scale, x, y, label, c) ? 16 : style.y, style.u, style.v);
-      }
+    const int x0 = std::clamp(static_cast<int>(d.x0), 0, l.width - 1), x1 = std::clamp(static_cast<int>(d.x1), 0, l.width - 1);
+    const int y0 = std::clamp(static_cast<int>(d.y0), 0, l.height - 1), y1 = std::clamp(static_cast<int>(d.y1), 0, l.height - 1);
+    const int t = style.thickness;
+    for (int y = y0; y <= y1; ++y)
+      for (int x = x0; x <= x1; ++x)
+        if (y < y0 + t || y > y1 - t || x < x0 + t || x > x1 - t) put(frame, l, x, y, style.y, style.u, style.v);
+    const int label_h = atlas.glyph_h * style.text_scale;
+    char score[8];
+    std::snprintf(score, sizeof score, "%4.2f", std::clamp(static_cast<int>(d.score * 100.f + 0.5f), 0, 100) / 100.0);
+    text_cells(l, atlas, style.text_scale, x0, y0 >= label_h ? y0 - label_h : y0, score, 4, [&](int x, int y, bool on) {
+      put(frame, l, x, y, on ? 16 : style.y, style.u, style.v);
+    });
   }
 }
 
 void draw_hud(std::uint8_t* frame, const YuvLayout& l, const HudText& hud, const GlyphAtlasView& atlas, int scale) {
   if (hud.length == 0) return;
-  const PixelRect r = hud_rect(hud, l, atlas, scale);
-  for (int y = r.y0; y <= r.y1; ++y)
-    for (int x = r.x0; x <= r.x1; ++x) {
-      const char c = hud.text[(x - r.x0) / (atlas.glyph_w * scale)];
-      const std::uint8_t old = frame[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
-      paint(frame, l, x, y, text_ink(atlas, scale, x, y, r, c) ? 235 : old / 4, 128, 128);
-    }
+  const int top = 2 * scale + hud.line * (atlas.glyph_h + 2) * scale;
+  text_cells(l, atlas, scale, 2 * scale, top, hud.text, hud.length, [&](int x, int y, bool on) {
+    const std::uint8_t luma = frame[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
+    put(frame, l, x, y, on ? 235 : luma / 4, 128, 128);
+  });
 }
 
 }  // namespace vidpipe::reference
