@@ -1,6 +1,6 @@
-// Geometry of the overlay (face boxes with score labels, HUD text), shared by the
-// CUDA kernels and their CPU twins: both walk the same pixel sets, so a test can
-// hold the GPU's frame to the CPU's byte for byte.
+// Geometry of the overlay (face boxes with score labels, HUD text) as the CUDA kernels
+// walk it, one pixel per thread. The CPU twin (overlay_ref.cpp) is written separately, from
+// what the overlay should look like, and the GPU tests hold the kernels to it byte for byte.
 #pragma once
 #include "common/image_types.hpp"
 
