@@ -29,7 +29,9 @@ void RunMetrics::Totals::add(const FrameRecord& r) {
 }
 
 RunMetrics::RunMetrics(int warmup_frames, std::int64_t keep_frames)
-    : warmup_frames_(warmup_frames), keep_frames_(std::max<std::int64_t>(keep_frames, 1)) {}
+    : warmup_frames_(warmup_frames),
+      keep_frames_(std::max<std::int64_t>(keep_frames, 1)),
+      hud_(hud_lines(0, 0, "")) {}
 
 void RunMetrics::add_wait(WaitKind kind, double begin, double end) {
   std::lock_guard lock(mutex_);
@@ -84,24 +86,21 @@ std::string RunMetrics::live_line(double now) {
   last_live_ = now;
   const std::int64_t n = added_ - frames_at_last_live_;
   frames_at_last_live_ = added_;
-  std::vector<Interval> gpu, copy;
+  std::vector<Interval> gpu;
   for (auto it = frames_.rbegin(); it != frames_.rend() && it->sink_at > lo; ++it)
     gpu.push_back({it->gpu_begin, it->gpu_end});
-  // Waits are recorded as they end, so the newest are at the back.
-  for (auto it = copy_waits_.recent.rbegin(); it != copy_waits_.recent.rend() && it->end > lo; ++it) copy.push_back(*it);
   const double window = now - lo;
-  const double copy_s = union_length(copy, lo, now);
+  const StageShares shares = stage_shares(lo, now, true);
   live_fps_ = static_cast<double>(n) / window;
-  live_copy_wait_ = copy_s / window;
   RunShape shape = shape_;
   shape.fps = live_fps_;
-  live_bound_ = judge_bottleneck(stage_shares(lo, now, true), shape).stage;
+  // The HUD is drawn on every frame: made here, once a second, not per frame.
+  hud_ = hud_lines(live_fps_, shares.copy_wait, judge_bottleneck(shares, shape).stage);
   return fmt::format("frames {:>6} | fps {:7.1f} | copy-wait {:5.1f}% | gpu busy {:5.1f}%", added_, live_fps_,
-                     100 * live_copy_wait_, 100 * union_length(gpu, lo, now) / window);
+                     100 * shares.copy_wait, 100 * union_length(gpu, lo, now) / window);
 }
 
-HudLines RunMetrics::hud_text() const {
-  std::lock_guard lock(mutex_);
+HudLines RunMetrics::hud_lines(double fps, double copy_wait, const std::string& bound) {
   HudLines h;
   auto write = [](HudText& t, const std::string& text, int line) {
     const std::size_t n = std::min(text.size(), sizeof t.text - 1);
@@ -109,9 +108,14 @@ HudLines RunMetrics::hud_text() const {
     t.length = static_cast<int>(n);
     t.line = line;
   };
-  write(h.line[0], fmt::format("vidpipe  fps {:.1f}  copy-wait {:.1f}%", live_fps_, 100 * live_copy_wait_), 0);
-  if (!live_bound_.empty()) write(h.line[1], "bound by " + live_bound_, 1);
+  write(h.line[0], fmt::format("vidpipe  fps {:.1f}  copy-wait {:.1f}%", fps, 100 * copy_wait), 0);
+  if (!bound.empty()) write(h.line[1], "bound by " + bound, 1);
   return h;
+}
+
+HudLines RunMetrics::hud_text() const {
+  std::lock_guard lock(mutex_);
+  return hud_;
 }
 
 double RunMetrics::hud_fps() const {
@@ -188,9 +192,8 @@ void RunMetrics::add_frame_figures(Summary& s, std::int64_t first, double lo, do
   s.live_lag_last_ms = frames_.back().live_lag_ms;
   s.frames_sync_copies = totals.sync_copy_frames;
   s.shares = stage_shares(lo, hi, false);
+  // The device spans cover only the kept frames; the folded union covers the whole window.
   s.shares.gpu_busy = s.gpu_busy_share;
-  s.shares.copy_wait = s.copy_wait_share;
-  s.shares.compute_wait = s.compute_wait_share;
   s.h2d_gbps = totals.h2d_s > 0 ? totals.h2d_bytes / totals.h2d_s / 1e9 : 0;
   s.d2h_gbps = totals.d2h_s > 0 ? totals.d2h_bytes / totals.d2h_s / 1e9 : 0;
   RunShape shape = shape_;

@@ -122,6 +122,7 @@ class RunMetrics {
   StageShares stage_shares(double lo, double hi, bool live) const;
   double span_length(const Waits& waits, double lo, double hi, bool live) const;
   void add_device_shares(StageShares& s, double lo, double hi) const;
+  static HudLines hud_lines(double fps, double copy_wait, const std::string& bound);
 
   int warmup_frames_;
   std::int64_t keep_frames_;
@@ -136,10 +137,10 @@ class RunMetrics {
   Waits copy_waits_, compute_waits_, output_waits_;
   std::array<Waits, static_cast<std::size_t>(StageSpan::count)> spans_;
   RunShape shape_;
-  std::string live_bound_;  // the last live line's verdict, for the HUD
+  HudLines hud_;  // made by the last live line
   double last_live_ = 0;
   std::int64_t frames_at_last_live_ = 0;
-  double live_fps_ = 0, live_copy_wait_ = 0;
+  double live_fps_ = 0;
 };
 
 }  // namespace vidpipe

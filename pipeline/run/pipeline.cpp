@@ -66,7 +66,8 @@ void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
   if (p.terminal && p.config.metrics.live) fmt::print(stderr, "\n");
 }
 
-nlohmann::json inputs_json(const FrameSources& sources, const Summary& s) {
+nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
+  const FrameSources& sources = *p.sources;
   nlohmann::json inputs = nlohmann::json::array();
   for (int i = 0; i < sources.count(); ++i) {
     const VideoInfo& info = sources.reader(i).info();
@@ -76,7 +77,8 @@ nlohmann::json inputs_json(const FrameSources& sources, const Summary& s) {
                       {"live", sources.live(i)}, {"frames_decoded", sources.decoded(i)},
                       {"frames_dropped", sources.dropped(i)}, {"frames_measured", s.input_frames_measured[i]},
                       {"fps", s.input_fps[i]}, {"decode_errors", sources.reader(i).decode_errors()},
-                      {"reconnects", sources.reader(i).reconnects()}});
+                      {"reconnects", sources.reader(i).reconnects()},
+                      {"frames_written", p.sinks[i]->frames_written()}});
   }
   return inputs;
 }
@@ -99,9 +101,8 @@ RunResult gather(PipelineParts& p, std::exception_ptr error) {
     result.report["prediction"] = {{"async_fps", result.prediction.fps}, {"bound", result.prediction.bound},
                                    {"streams", result.prediction.streams}};
   }
-  result.report["inputs"] = inputs_json(*p.sources, result.summary);
+  result.report["inputs"] = inputs_json(p, result.summary);
   result.report["preloaded"] = p.sources->reader(0).info().preloaded;
-  for (int i = 0; i < n; ++i) result.report["inputs"][i]["frames_written"] = p.sinks[i]->frames_written();
   result.report["memory"] = memory_json(*p.memory_log, result.memory_at_end);
   result.error = error;
   if (error) {
