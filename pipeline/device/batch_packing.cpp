@@ -30,16 +30,24 @@ std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames) {
   return runs;
 }
 
-BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts) {
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts,
+                        const std::vector<YuvLayout>& out_layouts) {
   BatchPacking p;
   for (const DecodedFrame& f : frames) {
     const YuvLayout& l = layouts.at(f.source);
     p.yuv.push_back(p.yuv_bytes);
     p.bgr.push_back(p.bgr_bytes);
+    p.out.push_back(p.out_bytes);
     p.yuv_bytes += l.frame_bytes;
     p.bgr_bytes += static_cast<std::size_t>(l.width) * l.height * 3;
+    p.out_bytes += output_layout(layouts, out_layouts, f.source).frame_bytes;
   }
   return p;
+}
+
+const YuvLayout& output_layout(const std::vector<YuvLayout>& layouts, const std::vector<YuvLayout>& out_layouts,
+                               int source) {
+  return out_layouts.empty() ? layouts.at(source) : out_layouts.at(source);
 }
 
 std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts) {

@@ -19,10 +19,20 @@ std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames);
 
 // Where frame i of a batch starts in a slot's packed buffers, and how big they are.
 struct BatchPacking {
-  std::vector<std::size_t> yuv, bgr;  // byte offsets
-  std::size_t yuv_bytes = 0, bgr_bytes = 0;
+  std::vector<std::size_t> yuv, bgr, out;  // byte offsets; out: in the scaled outputs' buffer
+  std::size_t yuv_bytes = 0, bgr_bytes = 0, out_bytes = 0;
 };
-BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts);
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts,
+                        const std::vector<YuvLayout>& out_layouts = {});
+
+// The layout input `source`'s results are downloaded in: its entry of out_layouts
+// (sink.width/height), or the decoded layout where there is none.
+const YuvLayout& output_layout(const std::vector<YuvLayout>& layouts, const std::vector<YuvLayout>& out_layouts,
+                               int source);
+// Whether the GPU stage scales the frame before the download.
+inline bool scales(const YuvLayout& in, const YuvLayout& out) {
+  return in.width != out.width || in.height != out.height;
+}
 
 // The largest frame of any input, for sizing buffers.
 std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts);

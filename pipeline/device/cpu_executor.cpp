@@ -23,6 +23,7 @@ class CpuExecutor final : public Executor {
     bgr_.resize(batch_ * max_pixels(o.layouts) * 3);
     boxed_.resize(batch_ * net_pixels * 3);
     tensor_.resize(batch_ * net_pixels * 3);
+    if (!o.out_layouts.empty()) scaled_.resize(batch_ * max_frame_bytes(o.out_layouts));
     for (const YuvLayout& l : o.layouts)
       letterboxes_.push_back(make_letterbox(l.width, l.height, o.gpu.preprocess.width, o.gpu.preprocess.height,
                                             o.gpu.preprocess.align));
@@ -44,13 +45,13 @@ class CpuExecutor final : public Executor {
     timings_ = {};
     timings_.copies = requested_mode_;
     frames_ = static_cast<int>(frames.size());
-    const BatchPacking pack = pack_batch(frames, o_.layouts);
+    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts);
     detections_.assign(frames.size(), DetectionList{});
     const double uploaded = copy_in(frames, pack, waits);
     double preprocessed = 0, inferred = 0, overlaid = 0;
     const auto twins = make_cpu_stage_twins(
         o_, letterboxes_, atlas_view_, frames, pack,
-        {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data()}, [&](StagePoint p) {
+        {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data(), scaled_.data()}, [&](StagePoint p) {
           (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
         });
     run_gpu_stage(*twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
@@ -90,10 +91,12 @@ class CpuExecutor final : public Executor {
   void copy_out(std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
                 const BatchPacking& pack, HostWaits& waits) {
     for (std::size_t i = 0; i < frames.size(); ++i) {
-      const std::size_t bytes = o_.layouts[frames[i].source].frame_bytes;
+      const YuvLayout& in = o_.layouts[frames[i].source];
+      const YuvLayout& out = output_layout(o_.layouts, o_.out_layouts, frames[i].source);
+      const std::uint8_t* result = scales(in, out) ? scaled_.data() + pack.out[i] : yuv_.data() + pack.yuv[i];
       TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
-      std::memcpy(outputs[i], yuv_.data() + pack.yuv[i], bytes);
-      timings_.d2h_bytes += bytes;
+      std::memcpy(outputs[i], result, out.frame_bytes);
+      timings_.d2h_bytes += out.frame_bytes;
     }
   }
 
@@ -102,7 +105,7 @@ class CpuExecutor final : public Executor {
   std::vector<Letterbox> letterboxes_;
   GlyphAtlas atlas_;
   GlyphAtlasView atlas_view_;
-  std::vector<std::uint8_t> yuv_, bgr_, boxed_;
+  std::vector<std::uint8_t> yuv_, bgr_, boxed_, scaled_;
   std::vector<float> tensor_;
   std::vector<DetectionList> detections_;
   BatchTimings timings_;

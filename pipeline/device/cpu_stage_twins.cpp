@@ -7,6 +7,7 @@
 #include "letterbox/resize_letterbox_ref.hpp"
 #include "normalise/normalise_ref.hpp"
 #include "overlay/overlay_ref.hpp"
+#include "scale/scale_yuv_ref.hpp"
 #include "tiny_face/tiny_face_layers_ref.hpp"
 
 namespace vidpipe {
@@ -69,6 +70,14 @@ class CpuStageTwins final : public GpuStageSteps {
     const YuvLayout& l = o_.layouts[run.source];
     for (int i = run.first; i < run.first + run.count; ++i)
       reference::draw_hud(b_.yuv + pack_.yuv[i], l, hud, atlas_, hud_scale_for(l));
+  }
+
+  void scale_output(const FrameRun& run) override {
+    const YuvLayout& in = o_.layouts[run.source];
+    const YuvLayout& out = output_layout(o_.layouts, o_.out_layouts, run.source);
+    if (!scales(in, out)) return;
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::scale_yuv(b_.yuv + pack_.yuv[i], in, b_.scaled + pack_.out[i], out);
   }
 
   void reached(StagePoint point) override { on_reached_(point); }

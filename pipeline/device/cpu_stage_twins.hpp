@@ -17,6 +17,7 @@ struct CpuBatchBuffers {
   std::uint8_t* boxed = nullptr;  // letterboxed network input per frame
   float* tensor = nullptr;        // normalised, planar RGB per frame
   DetectionList* detections = nullptr;
+  std::uint8_t* scaled = nullptr;  // packed outputs at sink.width/height (BatchPacking::out)
 };
 
 // The CPU twins' steps over one batch; `on_reached` is told the timing points.

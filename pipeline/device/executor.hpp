@@ -27,6 +27,9 @@ struct ExecutorOptions {
   // The frame layout of each input (DecodedFrame::source indexes it). Frames of
   // several inputs can share a batch: preprocessing runs per input, inference once.
   std::vector<YuvLayout> layouts;
+  // The layout of each input's output (sink.width/height); empty, or equal to the
+  // input's size: not scaled, the frame is downloaded as it was decoded.
+  std::vector<YuvLayout> out_layouts;
   // Face detection, loaded from gpu.model; null: the GPU stage stops after preprocessing.
   std::shared_ptr<const TinyFaceWeights> model;
   double clock_origin = 0;  // steady-clock seconds of pipeline time 0
@@ -52,7 +55,7 @@ class Executor {
   // blocked, as compute wait, then copy wait, by what was pending.
   virtual HostWaits wait_idle(int slot) = 0;
   // Queues upload, GPU stage and download of `frames`; frame i's result goes to
-  // outputs[i] (a host buffer of its input's layout.frame_bytes). Frames of one input
+  // outputs[i] (a host buffer of its input's output layout's frame_bytes). Frames of one input
   // must be consecutive (see runs_of). `hud` is drawn when overlay.hud is on. In sync
   // mode this returns only when all of it is done. Returns the time blocked on copies.
   // Frames on the device (NVDEC) have been copied into the slot by the time it returns:

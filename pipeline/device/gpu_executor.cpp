@@ -76,6 +76,7 @@ class GpuExecutor final : public Executor {
       s.boxed = cuda::DeviceBuffer(batch * net_pixels * 3);
       s.tensor = cuda::DeviceBuffer(batch * net_pixels * 3 * sizeof(float));
       s.detections = cuda::DeviceBuffer(batch * sizeof(DetectionList));
+      if (!o.out_layouts.empty()) s.scaled = cuda::DeviceBuffer(batch * max_frame_bytes(o.out_layouts));
       CUDA_CHECK(cudaMemset(s.detections.as(), 0, s.detections.bytes()));
       s.host_detections = HostBuffer(batch * sizeof(DetectionList), HostMemory::pinned);
       if (net_) s.net_scratch.emplace(net_->make_scratch(batch));
@@ -115,7 +116,7 @@ class GpuExecutor final : public Executor {
     s.sync_copies = sync_now_;
     s.frames = static_cast<int>(frames.size());
     s.h2d_bytes = s.d2h_bytes = 0;
-    const BatchPacking pack = pack_batch(frames, o_.layouts);
+    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts);
     s.start.record(s.stream);
     for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], waits);
     release_nvdec_frames(frames, waits);
@@ -142,13 +143,15 @@ class GpuExecutor final : public Executor {
   void download(GpuSlot& s, std::span<const DecodedFrame> frames, std::span<std::uint8_t* const> outputs,
                 const BatchPacking& pack, HostWaits& waits) {
     for (std::size_t i = 0; i < frames.size(); ++i) {
-      const std::size_t fb = o_.layouts[frames[i].source].frame_bytes;
-      s.d2h_bytes += fb;
+      const YuvLayout& in = o_.layouts[frames[i].source];
+      const YuvLayout& out = output_layout(o_.layouts, o_.out_layouts, frames[i].source);
+      const std::uint8_t* result = scales(in, out) ? s.scaled.as() + pack.out[i] : s.yuv.as() + pack.yuv[i];
+      s.d2h_bytes += out.frame_bytes;
       TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
       if (sync_now_)
-        CUDA_CHECK(cudaMemcpy(outputs[i], s.yuv.as() + pack.yuv[i], fb, cudaMemcpyDeviceToHost));
+        CUDA_CHECK(cudaMemcpy(outputs[i], result, out.frame_bytes, cudaMemcpyDeviceToHost));
       else
-        CUDA_CHECK(cudaMemcpyAsync(outputs[i], s.yuv.as() + pack.yuv[i], fb, cudaMemcpyDeviceToHost, s.stream));
+        CUDA_CHECK(cudaMemcpyAsync(outputs[i], result, out.frame_bytes, cudaMemcpyDeviceToHost, s.stream));
     }
     if (!net_) return;
     TimedWait wait(waits, WaitKind::copy, o_.clock_origin);

@@ -22,6 +22,9 @@ void run_gpu_stage(GpuStageSteps& steps, std::span<const FrameRun> runs, int fra
     for (const HudText& line : hud.line)
       if (line.length > 0) steps.draw_hud(run, line);
   }
+  // After the overlay, so boxes and text are drawn once at the decoded size and scaled
+  // with the picture; before the download, so only the output's bytes cross the link.
+  for (const FrameRun& run : runs) steps.scale_output(run);
   steps.reached(StagePoint::overlaid);
 }
 

@@ -24,6 +24,8 @@ class GpuStageSteps {
   virtual void decode_boxes(const FrameRun& run) = 0;
   virtual void draw_boxes(const FrameRun& run) = 0;  // in place on the frame's YUV planes
   virtual void draw_hud(const FrameRun& run, const HudText& hud) = 0;
+  // Into the output size (sink.width/height), where the run's input has one.
+  virtual void scale_output(const FrameRun& run) = 0;
   virtual void reached(StagePoint point) = 0;
 };
 

@@ -4,6 +4,7 @@
 #include "letterbox/resize_letterbox.cuh"
 #include "normalise/normalise.cuh"
 #include "overlay/overlay.cuh"
+#include "scale/scale_yuv.cuh"
 #include "tiny_face/tiny_face_layers.cuh"
 
 namespace vidpipe {
@@ -64,6 +65,14 @@ void GpuStageKernels::draw_boxes(const FrameRun& r) {
 void GpuStageKernels::draw_hud(const FrameRun& r, const HudText& hud) {
   const YuvLayout& l = o_.layouts[r.source];
   launch_draw_hud(s_.yuv.as() + pack_.yuv[r.first], l, r.count, hud, atlas_, hud_scale_for(l), s_.stream);
+}
+
+void GpuStageKernels::scale_output(const FrameRun& r) {
+  const YuvLayout& in = o_.layouts[r.source];
+  const YuvLayout& out = output_layout(o_.layouts, o_.out_layouts, r.source);
+  if (!scales(in, out)) return;
+  launch_scale_yuv(s_.yuv.as() + pack_.yuv[r.first], in, in.frame_bytes, r.count, s_.scaled.as() + pack_.out[r.first],
+                   out, out.frame_bytes, s_.stream);
 }
 
 }  // namespace vidpipe

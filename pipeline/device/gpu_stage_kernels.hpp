@@ -25,6 +25,7 @@ class GpuStageKernels final : public GpuStageSteps {
   void decode_boxes(const FrameRun& run) override;
   void draw_boxes(const FrameRun& run) override;
   void draw_hud(const FrameRun& run, const HudText& hud) override;
+  void scale_output(const FrameRun& run) override;
   void reached(StagePoint point) override { on_reached_(point); }
 
  private:

@@ -50,6 +50,8 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"gpu_busy_share", s.gpu_busy_share},
       {"h2d_gbps", s.h2d_gbps},
       {"d2h_gbps", s.d2h_gbps},
+      {"h2d_bytes_per_frame", s.h2d_bytes_per_frame},
+      {"d2h_bytes_per_frame", s.d2h_bytes_per_frame},
       {"stages",
        {{"decode", stage_json(s.decode)}, {"h2d", stage_json(s.h2d)}, {"compute", stage_json(s.compute)},
         {"preprocess", stage_json(s.preprocess)}, {"inference", stage_json(s.infer)},

@@ -196,6 +196,10 @@ void RunMetrics::add_frame_figures(Summary& s, std::int64_t first, double lo, do
   s.shares.gpu_busy = s.gpu_busy_share;
   s.h2d_gbps = totals.h2d_s > 0 ? totals.h2d_bytes / totals.h2d_s / 1e9 : 0;
   s.d2h_gbps = totals.d2h_s > 0 ? totals.d2h_bytes / totals.d2h_s / 1e9 : 0;
+  if (s.frames_measured > 0) {
+    s.h2d_bytes_per_frame = totals.h2d_bytes / s.frames_measured;
+    s.d2h_bytes_per_frame = totals.d2h_bytes / s.frames_measured;
+  }
   RunShape shape = shape_;
   shape.fps = s.fps;
   shape.h2d_gbps = s.h2d_gbps;

@@ -51,6 +51,8 @@ struct Summary {
   StageStats decode, h2d, compute, preprocess, infer, d2h, sink, latency;
   std::int64_t faces = 0, frames_with_faces = 0;
   double h2d_gbps = 0, d2h_gbps = 0;
+  // Mean bytes a measured frame moved each way (d2h is smaller where sink.width/height scale).
+  double h2d_bytes_per_frame = 0, d2h_bytes_per_frame = 0;
   bool warmup_skipped = false;  // too few frames to leave the warm-up out
   // Frames older than the kept window were folded into histograms: percentiles are
   // then within 1% rather than exact, and a trace holds only the kept frames.

@@ -14,6 +14,12 @@ constexpr double mostly = 0.8, often = 0.2, hardly = 0.05;
 
 std::string pct(double share) { return fmt::format("{:.0f}%", 100 * share); }
 
+// What lifts a sink bound: the encoder's keys first, since at 4K libx264 is most often it.
+constexpr const char* sink_lift =
+    "sink.codec: h264_nvenc (where the GPU has NVENC), sink.preset: ultrafast, sink.width/sink.height (a smaller "
+    "output: scaled on the GPU, fewer bytes down and to encode), sink.threads: 0 (every core); sink.kind: null to "
+    "measure without it";
+
 // Sync mode: one thread does every stage in turn, so the stage it spent most time in bounds it.
 Bottleneck judge_sync(const StageShares& s, const RunShape& shape) {
   // The thread waits for the kernels on a GPU, runs the twins itself on the CPU: either way
@@ -28,6 +34,8 @@ Bottleneck judge_sync(const StageShares& s, const RunShape& shape) {
                            top.first, pct(s.decode.busy), pct(s.copy_wait), pct(compute), shape.on_gpu ? "GPU" : "CPU",
                            pct(s.sink.busy), shape.fps),
                "copy.mode: async (the stages then overlap)"};
+  if (b.stage == "sink") b.lift = std::string(sink_lift) + "; copy.mode: async (the stages then overlap)";
+  if (b.stage == "sink" && !shape.sink.empty()) b.evidence += " (" + shape.sink + ")";
   return b;
 }
 
@@ -39,10 +47,10 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
   const std::string device_was = shape.on_gpu ? "the GPU was" : "the CPU twins were";
   if (s.sink.busy >= mostly)
     return {"sink",
-            fmt::format("bound by the sink: it was writing {} of the time and the submit thread waited for output "
+            fmt::format("bound by the sink{}: it was writing {} of the time and the submit thread waited for output "
                         "buffers; the {} side was busy {}",
-                        pct(s.sink.busy), device, pct(s.gpu_busy)),
-            "sink.codec (NVENC where the GPU has one), sink.preset (faster), sink.kind: null to measure without it"};
+                        shape.sink.empty() ? "" : " (" + shape.sink + ")", pct(s.sink.busy), device, pct(s.gpu_busy)),
+            sink_lift};
   if (s.submit.starved >= often && s.decode.blocked < hardly)
     return {"decode",
             fmt::format("bound by decode: {} decoder thread{} delivered {:.1f} fps and {} blocked; the {} side was "

@@ -33,6 +33,7 @@ struct RunShape {
   int decoder_threads = 1;  // across all inputs
   double fps = 0;
   double h2d_gbps = 0;
+  std::string sink;  // what the (first) sink does, e.g. "encode libx264 veryfast, 3840x2160 -> out.mp4"
 };
 
 struct Bottleneck {

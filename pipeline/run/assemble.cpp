@@ -12,6 +12,7 @@
 #include "device/fault_injection.hpp"
 #include "memory/cuda_raii.hpp"
 #include "run/parts.hpp"
+#include "sink/output_size.hpp"
 
 namespace vidpipe {
 namespace {
@@ -99,6 +100,7 @@ std::vector<YuvLayout> layouts_of(const FrameSources& sources) {
 void make_executor(PipelineParts& p) {
   const Config& c = p.config;
   ExecutorOptions eo{c.copy, c.gpu, c.overlay, layouts_of(*p.sources)};
+  for (const YuvLayout& decoded : eo.layouts) eo.out_layouts.push_back(output_layout_for(decoded, c.sink));
   if (c.gpu.inference) eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
   eo.clock_origin = p.origin;
   eo.fault_trap_at_frame = injected_fault_from_env().gpu_trap_at_frame;
@@ -108,7 +110,7 @@ void make_executor(PipelineParts& p) {
 void make_sinks(PipelineParts& p, int slots) {
   const int n = p.sources->count();
   for (int i = 0; i < n; ++i) {
-    const YuvLayout layout = p.sources->reader(i).layout();
+    const YuvLayout layout = output_layout_for(p.sources->reader(i).layout(), p.config.sink);
     // Enough output buffers for every slot's batch plus the sink's queue.
     p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
                                                       layout.frame_bytes, p.config.copy.memory));
@@ -126,6 +128,7 @@ RunShape run_shape(const PipelineParts& p) {
   shape.on_gpu = p.on_gpu;
   shape.decoder_threads = 0;
   for (const VideoInfo& info : p.inputs) shape.decoder_threads += info.decoder_threads;
+  if (!p.sinks.empty()) shape.sink = p.sinks.front()->describe();
   return shape;
 }
 

@@ -12,7 +12,10 @@ extern "C" {
 
 #include <spdlog/spdlog.h>
 
+#include <fmt/format.h>
+
 #include <filesystem>
+#include <thread>
 
 #include "memory/av_raii.hpp"
 #include "base/errors.hpp"
@@ -106,7 +109,13 @@ class EncodeSink final : public Sink {
   std::int64_t frames_written() const override { return frames_; }
 
   std::string describe() const override {
-    return std::string(streaming_ ? "stream mpegts " : "encode ") + encoder_->codec->name + " -> " + o_.path;
+    const std::string name = encoder_->codec->name;
+    const std::string preset = name == "libx264" ? " " + o_.preset : "";
+    // thread_count 0 after opening: the encoder chose (x264: 1.5 frame threads per core).
+    const std::string threads = o_.threads > 0 ? fmt::format(", {} threads", o_.threads)
+                                               : fmt::format(", threads auto ({} cores)", std::thread::hardware_concurrency());
+    return fmt::format("{}{}{}{}, {}x{} -> {}", streaming_ ? "stream mpegts " : "encode ", name, preset, threads,
+                       out_.layout.width, out_.layout.height, o_.path);
   }
 
  private:

@@ -28,6 +28,13 @@ void declare_keys(Keys<SinkConfig>& k) {
   k.integer("threads", &SinkConfig::threads, 0, 64,
             "encoder threads; 0 lets the encoder choose. With several threads x264's output can differ by a "
             "few codes between runs of the same input (its frame threads race); 1 makes it repeatable.");
+  k.integer("width", &SinkConfig::width, 0, 16384,
+            "output width; 0 keeps the input's (or follows `sink.height` at the input's aspect). The frame is "
+            "scaled on the GPU after the overlay and before the download, so a 1080p output of 4K input "
+            "downloads and encodes a quarter of the pixels. Rounded down to even.");
+  k.integer("height", &SinkConfig::height, 0, 16384,
+            "output height; 0 keeps the input's (or follows `sink.width` at the input's aspect). Rounded down "
+            "to even.");
 }
 
 }  // namespace vidpipe

@@ -17,6 +17,9 @@ struct SinkConfig {
   std::string preset = "veryfast";
   int crf = 23;
   int threads = 0;  // 0: the encoder's choice
+  // The output size, scaled on the GPU before the download; 0: the input's (one of the
+  // two alone keeps the input's aspect).
+  int width = 0, height = 0;
 };
 
 void declare_keys(Keys<SinkConfig>& keys);

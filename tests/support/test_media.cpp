@@ -117,9 +117,10 @@ DecodedVideo decode_all(const std::string& path) {
   return out;
 }
 
-DecodedVideo ffmpeg_yuv420p(const std::string& path, int width, int height) {
+DecodedVideo ffmpeg_yuv420p(const std::string& path, int width, int height, const std::string& filters) {
   const std::string raw = scratch_dir() + "/ffmpeg-reference.yuv";
-  if (run_command("ffmpeg -loglevel error -y -i '" + path + "' -pix_fmt yuv420p -f rawvideo '" + raw + "'") != 0)
+  const std::string vf = filters.empty() ? "" : " -vf '" + filters + "'";
+  if (run_command("ffmpeg -loglevel error -y -i '" + path + "'" + vf + " -pix_fmt yuv420p -f rawvideo '" + raw + "'") != 0)
     throw std::runtime_error("ffmpeg could not convert " + path);
   DecodedVideo out{width, height, {}};
   const std::size_t frame_bytes =

@@ -27,8 +27,9 @@ struct DecodedVideo {
 };
 DecodedVideo decode_all(const std::string& path);
 // The same, decoded and converted by the ffmpeg program itself (-pix_fmt yuv420p), as the
-// independent reference for what vidpipe's reader makes of other formats.
-DecodedVideo ffmpeg_yuv420p(const std::string& path, int width, int height);
+// independent reference for what vidpipe's reader makes of other formats. `filters`: an
+// ffmpeg -vf chain run before the conversion (e.g. a scale to width x height).
+DecodedVideo ffmpeg_yuv420p(const std::string& path, int width, int height, const std::string& filters = "");
 
 // Reader options for a test: pageable buffers (no CUDA needed), FFmpeg's threads.
 ReaderOptions pageable_reader(const std::string& uri, int threads = 0);
