@@ -78,7 +78,30 @@ BenchRow run_rung(const Rung& rung, const Config& base, const std::atomic<bool>*
   return row;
 }
 
-void add_ratios(std::vector<BenchRow>& rows) {
+// The forecast of an async rung: from the limits measured before the ladder where there
+// are some, else from the sync pinned rung's own stage times (predict_async).
+void add_forecast(BenchRow& r, const BenchRow* sync_pinned, const std::optional<BenchLimits>& limits) {
+  const nlohmann::json& config = r.result.report.at("config");
+  if (config.at("copy").at("mode") != "async" || config.at("reader").at("decoder") == "nvdec") return;
+  const int streams = config.at("copy").at("streams"), batch = config.at("copy").at("batch_size");
+  const double sink_ms = sync_pinned ? sync_pinned->result.summary.sink.mean_ms : 0;
+  if (limits) {
+    const BenchLimits::Forecast f = limits->forecast(streams, batch, sink_ms);
+    r.predicted_fps = f.fps;
+    r.predicted_bound = f.bound;
+    const auto stage = limits->stage_fps.find({streams, batch});
+    double lower = limits->link_both_fps > 0 ? limits->link_both_fps : 0;
+    if (stage != limits->stage_fps.end()) lower = lower > 0 ? std::min(lower, stage->second) : stage->second;
+    if (lower > 0) r.limit_share = r.result.summary.fps / lower;
+  } else if (sync_pinned) {
+    const Prediction p = predict_async(sync_pinned->result.summary, streams);
+    r.predicted_fps = p.fps;
+    r.predicted_bound = p.bound;
+  }
+}
+
+void add_ratios(BenchLadder& ladder) {
+  std::vector<BenchRow>& rows = ladder.rows;
   const BenchRow* first = nullptr;
   const BenchRow* previous = nullptr;
   const BenchRow* sync_pinned = rows.size() > 1 && rows[1].ok() ? &rows[1] : nullptr;
@@ -88,12 +111,18 @@ void add_ratios(std::vector<BenchRow>& rows) {
     if (!first) first = &r;
     r.speedup = first->result.summary.fps > 0 ? fps / first->result.summary.fps : 0;
     r.speedup_over_previous = previous && previous->result.summary.fps > 0 ? fps / previous->result.summary.fps : 1;
-    if (sync_pinned && &r != &rows[0] && &r != sync_pinned) {
-      const int streams = r.result.report.at("config").at("copy").at("streams");
-      r.predicted_fps = predict_async(sync_pinned->result.summary, streams).fps;
-    }
+    add_forecast(r, sync_pinned, ladder.limits);
     previous = &r;
   }
+}
+
+// The (streams, batch) of each async rung, for the GPU stage's own rate at each.
+std::vector<std::pair<int, int>> async_shapes(const std::vector<Rung>& rungs) {
+  std::vector<std::pair<int, int>> shapes;
+  for (const Rung& r : rungs)
+    if (r.config.copy.mode == CopyMode::async && r.config.reader.decoder != Decoder::nvdec)
+      shapes.emplace_back(r.config.copy.streams, r.config.copy.batch_size);
+  return shapes;
 }
 
 nlohmann::json row_json(const BenchRow& r) {
@@ -106,6 +135,8 @@ nlohmann::json row_json(const BenchRow& r) {
           {"speedup", r.speedup},
           {"speedup_over_previous", r.speedup_over_previous},
           {"predicted_fps", r.predicted_fps},
+          {"predicted_bound", r.predicted_bound},
+          {"limit_share", r.limit_share},
           {"copy_wait_share", s.copy_wait_share},
           {"gpu_busy_share", s.gpu_busy_share},
           {"h2d_gbps", s.h2d_gbps},
@@ -117,12 +148,19 @@ nlohmann::json row_json(const BenchRow& r) {
 
 BenchLadder run_ladder(const std::string& name, const Config& base, const std::atomic<bool>* stop,
                        std::vector<std::string>& notes) {
-  BenchLadder ladder{name, {}};
-  for (const Rung& rung : ladder_rungs(base, notes)) {
+  BenchLadder ladder{name, {}, std::nullopt};
+  const std::vector<Rung> rungs = ladder_rungs(base, notes);
+  try {
+    spdlog::info("bench: measuring the limits of the {} ladder", name);
+    ladder.limits = measure_limits(base, base.input.preload == 0, async_shapes(rungs));
+  } catch (const std::exception& e) {
+    notes.push_back(fmt::format("{}: limits not measured: {}", name, e.what()));
+  }
+  for (const Rung& rung : rungs) {
     if (stop && stop->load()) break;
     ladder.rows.push_back(run_rung(rung, base, stop));
   }
-  add_ratios(ladder.rows);
+  add_ratios(ladder);
   return ladder;
 }
 
@@ -142,7 +180,7 @@ BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
   for (const BenchLadder& l : out.ladders) {
     nlohmann::json rows = nlohmann::json::array();
     for (const BenchRow& r : l.rows) rows.push_back(row_json(r));
-    ladders.push_back({{"name", l.name}, {"rows", rows}});
+    ladders.push_back({{"name", l.name}, {"rows", rows}, {"limits", l.limits ? l.limits->json() : nlohmann::json()}});
   }
   const BenchRow* any = out.ladders.front().rows.empty() ? nullptr : &out.ladders.front().rows.front();
   out.json = {{"input", base.input.uri},
@@ -153,11 +191,35 @@ BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
   return out;
 }
 
+namespace {
+
+// What the ladder says against its limits: the best async rung's share of the lower of
+// link and stage, and the decode-bound rungs' share of the decoder alone.
+std::string ladder_findings(const BenchLadder& l) {
+  if (!l.limits) return "";
+  std::string t;
+  const BenchRow* best = nullptr;
+  for (const BenchRow& r : l.rows)
+    if (r.ok() && r.limit_share > 0 && (!best || r.result.summary.fps > best->result.summary.fps)) best = &r;
+  if (best)
+    t += fmt::format("  best async rung ({}): {:.1f} fps, {:.0f}% of the lower of the link and stage limits\n",
+                     best->mode, best->result.summary.fps, 100 * best->limit_share);
+  for (const BenchRow& r : l.rows)
+    if (r.ok() && r.result.summary.bottleneck.stage == "decode" && l.limits->decoder_fps > 0)
+      t += fmt::format("  {} is decode-bound at {:.0f}% of the decoder alone\n", r.mode,
+                       100 * r.result.summary.fps / l.limits->decoder_fps);
+  return t;
+}
+
+}  // namespace
+
 std::string bench_table(const BenchOutcome& o) {
   std::string t;
   for (const BenchLadder& l : o.ladders) {
-    t += fmt::format("{}:\n{:<12} {:<32} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>9}\n", l.name, "rung", "mode", "fps",
-                     "x naive", "x above", "copy-wait", "gpu busy", "predicted", "bound by");
+    t += l.name + ":\n";
+    if (l.limits) t += "limits, measured before the rungs:\n" + l.limits->table();
+    t += fmt::format("{:<12} {:<32} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}\n", "rung", "mode", "fps", "x naive",
+                     "x above", "copy-wait", "gpu busy", "predicted", "of limit", "bound by");
     for (const BenchRow& r : l.rows) {
       if (!r.ok()) {
         t += fmt::format("{:<12} {:<32} failed: {}\n", r.rung, r.mode, r.error);
@@ -165,10 +227,12 @@ std::string bench_table(const BenchOutcome& o) {
       }
       const Summary& s = r.result.summary;
       const std::string predicted = r.predicted_fps > 0 ? fmt::format("{:.1f}", r.predicted_fps) : "-";
-      t += fmt::format("{:<12} {:<32} {:>8.1f} {:>7.2f}x {:>7.2f}x {:>8.1f}% {:>7.1f}% {:>9} {:>9}\n", r.rung, r.mode,
-                       s.fps, r.speedup, r.speedup_over_previous, 100 * s.copy_wait_share, 100 * s.gpu_busy_share,
-                       predicted, s.bottleneck.stage);
+      const std::string of_limit = r.limit_share > 0 ? fmt::format("{:.0f}%", 100 * r.limit_share) : "-";
+      t += fmt::format("{:<12} {:<32} {:>8.1f} {:>7.2f}x {:>7.2f}x {:>8.1f}% {:>7.1f}% {:>9} {:>8} {:>9}\n", r.rung,
+                       r.mode, s.fps, r.speedup, r.speedup_over_previous, 100 * s.copy_wait_share,
+                       100 * s.gpu_busy_share, predicted, of_limit, s.bottleneck.stage);
     }
+    t += ladder_findings(l);
   }
   for (const std::string& n : o.notes) t += "note: " + n + "\n";
   return t;

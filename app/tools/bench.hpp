@@ -4,12 +4,14 @@
 // preloaded into memory: the GPU side without the decoder.
 #pragma once
 #include <atomic>
+#include <optional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "config/config.hpp"
 #include "run/pipeline.hpp"
+#include "tools/bench_limits.hpp"
 
 namespace vidpipe {
 
@@ -20,13 +22,16 @@ struct BenchRow {
   std::string error;               // non-empty: the rung failed and this says why
   double speedup = 0;              // fps over the ladder's first rung
   double speedup_over_previous = 0;  // fps over the rung below that ran
-  double predicted_fps = 0;        // async rungs: forecast from the sync pinned rung
+  double predicted_fps = 0;        // async rungs: forecast from the ladder's limits
+  std::string predicted_bound;     // the limit the forecast says binds
+  double limit_share = 0;          // async rungs: fps over the lower of the link and stage limits
   bool ok() const { return error.empty(); }
 };
 
 struct BenchLadder {
   std::string name;  // "decoded" or "preloaded N"
   std::vector<BenchRow> rows;
+  std::optional<BenchLimits> limits;  // measured before the rungs; absent if that failed
 };
 
 struct BenchOutcome {

@@ -47,7 +47,9 @@ class CpuExecutor final : public Executor {
     frames_ = static_cast<int>(frames.size());
     const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts);
     detections_.assign(frames.size(), DetectionList{});
-    const double uploaded = copy_in(frames, pack, waits);
+    const bool copies = !(o_.gpu_stage_only && primed_);
+    primed_ = true;
+    const double uploaded = copies ? copy_in(frames, pack, waits) : (timings_.gpu_begin = now());
     double preprocessed = 0, inferred = 0, overlaid = 0;
     const auto twins = make_cpu_stage_twins(
         o_, letterboxes_, atlas_view_, frames, pack,
@@ -55,7 +57,7 @@ class CpuExecutor final : public Executor {
           (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
         });
     run_gpu_stage(*twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
-    copy_out(frames, outputs, pack, waits);
+    if (!o_.gpu_stage_only) copy_out(frames, outputs, pack, waits);
     timings_.h2d_ms = (uploaded - timings_.gpu_begin) * 1e3;
     timings_.preprocess_ms = (preprocessed - uploaded) * 1e3;
     timings_.infer_ms = (inferred - preprocessed) * 1e3;
@@ -110,6 +112,7 @@ class CpuExecutor final : public Executor {
   std::vector<DetectionList> detections_;
   BatchTimings timings_;
   int frames_ = 0;
+  bool primed_ = false;  // gpu_stage_only: the buffers hold the frames already
   std::atomic<CopyMode> requested_mode_{o_.copy.mode};
 };
 

@@ -33,6 +33,9 @@ struct ExecutorOptions {
   // Face detection, loaded from gpu.model; null: the GPU stage stops after preprocessing.
   std::shared_ptr<const TinyFaceWeights> model;
   double clock_origin = 0;  // steady-clock seconds of pipeline time 0
+  // `vidpipe bench`'s compute limit only: each slot uploads its first batch and then reruns
+  // the GPU stage on it, nothing downloaded, so the stage's own rate is what is timed.
+  bool gpu_stage_only = false;
   // Reliability tests only (fault_injection.hpp): the batch holding this frame traps.
   std::int64_t fault_trap_at_frame = -1;
 };

@@ -118,7 +118,10 @@ class GpuExecutor final : public Executor {
     s.h2d_bytes = s.d2h_bytes = 0;
     const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts);
     s.start.record(s.stream);
-    for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], waits);
+    const bool copies = !(o_.gpu_stage_only && s.primed);
+    s.primed = true;
+    if (copies)
+      for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], waits);
     release_nvdec_frames(frames, waits);
     join_chunks(s);
     s.h2d_done.record(s.stream);
@@ -135,7 +138,7 @@ class GpuExecutor final : public Executor {
       TimedWait wait(waits, WaitKind::compute, o_.clock_origin);
       CUDA_CHECK(cudaStreamSynchronize(s.stream));
     }
-    download(s, frames, outputs, pack, waits);
+    if (!o_.gpu_stage_only) download(s, frames, outputs, pack, waits);
     s.d2h_done.record(s.stream);
     return waits;
   }

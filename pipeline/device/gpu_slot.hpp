@@ -22,6 +22,7 @@ struct GpuSlot {
   int frames = 0;
   std::size_t h2d_bytes = 0, d2h_bytes = 0;
   bool used = false;
+  bool primed = false;  // gpu_stage_only: the slot holds its frames already
   bool sync_copies = false;  // the batch's copies were blocking
 };
 

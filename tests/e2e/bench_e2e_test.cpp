@@ -72,9 +72,13 @@ TEST(BenchE2E, TableJsonAndChartAgree) {
       EXPECT_GE(row.at(share).get<double>(), 0.0);
       EXPECT_LE(row.at(share).get<double>(), 1.0);
     }
-    // Async rungs carry the forecast made from the sync pinned rung.
-    if (row.at("report").at("config").at("copy").at("mode") == "async")
+    // Async rungs (NVDEC's aside) carry the forecast made from the limits measured first.
+    const auto& copy = row.at("report").at("config").at("copy");
+    if (copy.at("mode") == "async" && row.at("report").at("config").at("reader").at("decoder") != "nvdec") {
       EXPECT_GT(row.at("predicted_fps").get<double>(), 0) << row.at("mode");
+      EXPECT_FALSE(row.at("predicted_bound").get<std::string>().empty()) << row.at("mode");
+      EXPECT_GT(row.at("limit_share").get<double>(), 0) << row.at("mode");
+    }
     EXPECT_EQ(row.at("bottleneck"), row.at("report").at("bottleneck").at("stage"));
     EXPECT_EQ(row.at("report").at("frames"), 80);
     EXPECT_DOUBLE_EQ(row.at("report").at("fps").get<double>(), fps);
@@ -82,6 +86,17 @@ TEST(BenchE2E, TableJsonAndChartAgree) {
     EXPECT_NE(r.output.find(fmt_fps(fps)), std::string::npos) << "table lacks " << fps << ":\n" << r.output;
   }
   if (!gpu) EXPECT_NE(r.output.find("note: nvdec: no CUDA device"), std::string::npos) << r.output;
+  // The limits: the decoder alone, and the stage alone at each async rung's streams and batch.
+  const auto& limits = j.at("ladders").at(0).at("limits");
+  EXPECT_GT(limits.at("decoder_fps").get<double>(), 0);
+  std::set<std::pair<int, int>> shapes;
+  for (const auto& s : limits.at("gpu_stage_fps")) {
+    EXPECT_GT(s.at("fps").get<double>(), 0);
+    shapes.insert({s.at("streams").get<int>(), s.at("batch").get<int>()});
+  }
+  EXPECT_EQ(shapes, (std::set<std::pair<int, int>>{{1, 1}, {3, 1}, {4, 1}, {4, 4}}));
+  EXPECT_EQ(limits.at("link_both_fps").get<double>() > 0, gpu);
+  EXPECT_NE(r.output.find("decoder alone"), std::string::npos) << r.output;
   const int bars = static_cast<int>(rows.size());
   expect_real_png(dir + "/b.png", 2 * std::max(640, 100 + 84 * bars), 480);
 }

@@ -1,0 +1,185 @@
+#include "tools/bench_limits.hpp"
+
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <optional>
+
+#include "base/clock.hpp"
+#include "device/executor.hpp"
+#include "device/face_model.hpp"
+#include "memory/cuda_raii.hpp"
+#include "memory/host_memory.hpp"
+#include "sink/output_size.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+namespace {
+
+ReaderOptions reader_options(const Config& c, HostMemory memory, int preload) {
+  ReaderOptions ro{input_uris(c).front(), c.input, c.reader, memory};
+  ro.input.preload = preload;
+  ro.input.loop = false;
+  ro.input.realtime = false;
+  ro.in_flight = 8;
+  ro.cuda_device = c.gpu.device;
+  return ro;
+}
+
+// Frames a second the reader delivers with nothing behind it: what a decode-bound rung
+// can reach at best (ffmpeg -f null would measure the same decoder, minus our pool).
+void measure_decoder(const Config& c, HostMemory memory, BenchLimits& l) {
+  VideoReader reader(reader_options(c, memory, 0));
+  l.decoder_threads = reader.info().decoder_threads;
+  l.decoder = fmt::format("{} ({})", reader.info().codec, reader.info().decoder);
+  const std::int64_t limit = c.input.max_frames > 0 ? c.input.max_frames : 600;
+  std::int64_t frames = 0;
+  double first = 0;
+  while (frames < limit) {
+    std::optional<DecodedFrame> f = reader.next();
+    if (!f) break;
+    if (frames++ == 0) first = steady_seconds();  // from the first frame: no open, no probe
+  }
+  const double elapsed = steady_seconds() - first;
+  if (frames > 1 && elapsed > 0) l.decoder_fps = (frames - 1) / elapsed;
+}
+
+// Pinned async copies of whole frames round-robin over four streams a direction, as the
+// pipeline's slots issue them; both directions at once on eight.
+void measure_link(BenchLimits& l) {
+  constexpr int frames = 64, buffers = 4, streams_per_direction = 4;
+  const std::size_t up = l.h2d_frame_bytes, down = l.d2h_frame_bytes;
+  HostBuffer host_up(up * buffers, HostMemory::pinned), host_down(down * buffers, HostMemory::pinned);
+  cuda::DeviceBuffer dev_up(up * buffers), dev_down(down * buffers);
+  std::vector<cuda::Stream> streams(2 * streams_per_direction);
+  auto run = [&](bool h2d, bool d2h) {
+    for (int i = 0; i < frames; ++i) {
+      const int b = i % buffers, s = i % streams_per_direction;
+      if (h2d)
+        CUDA_CHECK(cudaMemcpyAsync(dev_up.as() + b * up, host_up.data() + b * up, up, cudaMemcpyHostToDevice,
+                                   streams[s].get()));
+      if (d2h)
+        CUDA_CHECK(cudaMemcpyAsync(host_down.data() + b * down, dev_down.as() + b * down, down,
+                                   cudaMemcpyDeviceToHost, streams[streams_per_direction + s].get()));
+    }
+    for (cuda::Stream& st : streams) CUDA_CHECK(cudaStreamSynchronize(st.get()));
+  };
+  auto rate = [&](bool h2d, bool d2h) {
+    run(h2d, d2h);  // warm-up
+    const double start = steady_seconds();
+    run(h2d, d2h);
+    return frames / (steady_seconds() - start);
+  };
+  l.link_h2d_fps = rate(true, false);
+  l.link_d2h_fps = rate(false, true);
+  l.link_both_fps = rate(true, true);
+  l.link_both_gbps = l.link_both_fps * double(up + down) / 1e9;
+}
+
+// The run's GPU stage on frames already in the slots (ExecutorOptions::gpu_stage_only).
+double stage_alone_fps(const Config& c, bool on_gpu, const YuvLayout& layout,
+                       const std::shared_ptr<const TinyFaceWeights>& model, std::span<const DecodedFrame> frames,
+                       int streams, int batch) {
+  ExecutorOptions eo{c.copy, c.gpu, c.overlay, {layout}, {output_layout_for(layout, c.sink)}};
+  eo.copy.mode = CopyMode::async;
+  eo.copy.streams = streams;
+  eo.copy.batch_size = batch;
+  eo.copy.chunk_bytes = 0;
+  eo.model = model;
+  eo.gpu_stage_only = true;
+  eo.clock_origin = steady_seconds();
+  const std::unique_ptr<Executor> ex = on_gpu ? make_gpu_executor(eo) : make_cpu_executor(eo);
+  std::vector<std::uint8_t*> outputs(batch, nullptr);  // nothing is downloaded
+  const HudLines hud{};
+  const int slots = ex->slots();
+  auto submit = [&](int k) {
+    ex->wait_idle(k % slots);
+    ex->submit(k % slots, frames.first(batch), outputs, hud);
+  };
+  int k = 0;
+  for (; k < 2 * slots; ++k) submit(k);  // primes every slot, warms the kernels
+  for (int s = 0; s < slots; ++s) ex->wait_done(s);
+  const double start = steady_seconds();
+  int timed = 0;
+  for (; timed < 2 * slots || (timed < 64 && steady_seconds() - start < 0.5); ++timed) submit(k++);
+  for (int s = 0; s < slots; ++s) ex->wait_done(s);
+  return timed * batch / (steady_seconds() - start);
+}
+
+}  // namespace
+
+BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std::pair<int, int>>& rungs) {
+  BenchLimits l;
+  l.on_gpu = c.device != DeviceChoice::cpu && cuda::device_count() > c.gpu.device;
+  const HostMemory memory = l.on_gpu ? HostMemory::pinned : HostMemory::pageable;
+  if (decoded) measure_decoder(c, memory, l);
+  int max_batch = 1;
+  for (const auto& [streams, batch] : rungs) max_batch = std::max(max_batch, batch);
+  VideoReader reader(reader_options(c, memory, max_batch));
+  std::vector<DecodedFrame> frames;
+  while (static_cast<int>(frames.size()) < max_batch)
+    if (std::optional<DecodedFrame> f = reader.next()) frames.push_back(std::move(*f));
+  const YuvLayout& layout = reader.layout();
+  l.h2d_frame_bytes = layout.frame_bytes;
+  l.d2h_frame_bytes = output_layout_for(layout, c.sink).frame_bytes;
+  if (l.on_gpu) {
+    CUDA_CHECK(cudaSetDevice(c.gpu.device));
+    measure_link(l);
+  }
+  std::shared_ptr<const TinyFaceWeights> model;
+  if (c.gpu.inference) model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
+  for (const auto& [streams, batch] : rungs)
+    if (!l.stage_fps.count({streams, batch}))
+      l.stage_fps[{streams, batch}] = stage_alone_fps(c, l.on_gpu, layout, model, frames, streams, batch);
+  return l;
+}
+
+BenchLimits::Forecast BenchLimits::forecast(int streams, int batch, double sink_ms) const {
+  std::vector<Forecast> limits;
+  if (decoder_fps > 0) limits.push_back({decoder_fps, "decode"});
+  const auto stage = stage_fps.find({streams, batch});
+  const double stage_rate = stage == stage_fps.end() ? 0 : stage->second;
+  if (streams <= 1 && stage_rate > 0 && link_h2d_fps > 0) {
+    // One stream: upload, kernels and download of each frame follow one another.
+    const double copy_s = 1 / link_h2d_fps + 1 / link_d2h_fps, stage_s = 1 / stage_rate;
+    limits.push_back({1 / (copy_s + stage_s), copy_s >= stage_s ? "copy" : "compute"});
+  } else {
+    if (link_both_fps > 0) limits.push_back({link_both_fps, "copy"});
+    if (stage_rate > 0) limits.push_back({stage_rate, "compute"});
+  }
+  if (sink_ms > 0) limits.push_back({1e3 / sink_ms, "sink"});
+  if (limits.empty()) return {};
+  return *std::min_element(limits.begin(), limits.end(), [](const auto& a, const auto& b) { return a.fps < b.fps; });
+}
+
+nlohmann::json BenchLimits::json() const {
+  nlohmann::json stages = nlohmann::json::array();
+  for (const auto& [key, fps] : stage_fps) stages.push_back({{"streams", key.first}, {"batch", key.second}, {"fps", fps}});
+  return {{"decoder_fps", decoder_fps},         {"decoder_threads", decoder_threads},
+          {"decoder", decoder},                 {"link_h2d_fps", link_h2d_fps},
+          {"link_d2h_fps", link_d2h_fps},       {"link_both_fps", link_both_fps},
+          {"link_both_gbps", link_both_gbps},   {"h2d_frame_bytes", h2d_frame_bytes},
+          {"d2h_frame_bytes", d2h_frame_bytes}, {"gpu_stage_fps", stages}};
+}
+
+std::string BenchLimits::table() const {
+  std::string t;
+  if (decoder_fps > 0)
+    t += fmt::format("  decoder alone      {:>8.1f} fps  {} on {} thread{}, into the same pool\n", decoder_fps, decoder,
+                     decoder_threads, decoder_threads == 1 ? "" : "s");
+  if (link_both_fps > 0)
+    t += fmt::format("  link               {:>8.1f} fps  each way with both busy ({:.1f} GB/s together); H2D alone {:.1f}, "
+                     "D2H alone {:.1f} (frames of {:.1f} MB up, {:.1f} MB down)\n",
+                     link_both_fps, link_both_gbps, link_h2d_fps, link_d2h_fps, h2d_frame_bytes / 1e6,
+                     d2h_frame_bytes / 1e6);
+  else
+    t += "  link               not measured: no CUDA device\n";
+  for (const auto& [key, fps] : stage_fps)
+    t += fmt::format("  {} stage alone  {:>8.1f} fps  {} stream{}, batch {}\n", on_gpu ? "GPU" : "CPU", fps, key.first,
+                     key.first == 1 ? "" : "s", key.second);
+  return t;
+}
+
+}  // namespace vidpipe
