@@ -6,10 +6,10 @@
 
 namespace vidpipe {
 
-int bench_command(const RunArgs& args, const std::atomic<bool>* stop) {
+int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop) {
   const Config config = load_run_config(args);
   const BenchOutcome outcome = run_bench(config, stop);
-  std::cout << bench_table(outcome);
+  std::cout << (brief ? bench_brief(outcome) : bench_table(outcome) + "\n" + bench_brief(outcome));
   if (!config.bench.json.empty()) {
     write_report(outcome.json, config.bench.json);
     std::cout << "json: " << config.bench.json << "\n";

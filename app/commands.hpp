@@ -21,7 +21,8 @@ Config load_run_config(const RunArgs& args);
 int run_command(const RunArgs& args, const std::atomic<bool>* stop);
 
 // bench takes the run options (config, --set, --input, --trace) and runs every mode.
-int bench_command(const RunArgs& args, const std::atomic<bool>* stop);
+// `brief`: only the naive and best rung of each ladder, with their ratio and verdicts.
+int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop);
 
 struct CopyBenchArgs {
   std::vector<std::string> sizes;  // e.g. 64K, 1M, 512M

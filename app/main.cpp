@@ -42,6 +42,9 @@ int main(int argc, char** argv) {
   int bench_preload = 0;
   bench->add_option("--preload", bench_preload, "Also run the ladder on N frames preloaded into memory (bench.preload)")
       ->check(CLI::Range(0, 100000));
+  bool bench_brief = false;
+  bench->add_flag("--brief", bench_brief,
+                  "Print only the comparison: each ladder's naive and best rung, their ratio and verdicts");
   vidpipe::CopyBenchArgs copybench_args;
   CLI::App* copybench = app.add_subcommand("copybench", "Host<->device copy bandwidth and the rules of thumb");
   vidpipe::add_copybench_options(*copybench, copybench_args);
@@ -73,7 +76,7 @@ int main(int argc, char** argv) {
     if (*probe) return vidpipe::probe_command(probe_args);
     if (*bench) {
       if (bench_preload > 0) bench_args.overrides.push_back("bench.preload=" + std::to_string(bench_preload));
-      return vidpipe::bench_command(bench_args, &stop_requested);
+      return vidpipe::bench_command(bench_args, bench_brief, &stop_requested);
     }
     if (*copybench) return vidpipe::copybench_command(copybench_args);
     if (*trace_chart) {

@@ -238,6 +238,27 @@ std::string bench_table(const BenchOutcome& o) {
   return t;
 }
 
+std::string bench_brief(const BenchOutcome& o) {
+  std::string t;
+  for (const BenchLadder& l : o.ladders) {
+    const BenchRow* naive = !l.rows.empty() && l.rows.front().ok() ? &l.rows.front() : nullptr;
+    const BenchRow* best = nullptr;
+    for (const BenchRow& r : l.rows)
+      if (r.ok() && (!best || r.result.summary.fps > best->result.summary.fps)) best = &r;
+    const std::string what = l.name == "decoded" ? "whole pipeline (decode, GPU stage, sink)"
+                                                 : "GPU side alone (" + l.name + " frames)";
+    if (!naive || !best) {
+      t += what + ": no rung ran\n";
+      continue;
+    }
+    t += fmt::format("{}: {} {:.1f} fps -> {} {:.1f} fps: {:.2f}x\n", what, naive->mode, naive->result.summary.fps,
+                     best->mode, best->result.summary.fps, best->speedup);
+    t += fmt::format("  {}: {}\n", naive->mode, naive->result.summary.bottleneck.evidence);
+    if (best != naive) t += fmt::format("  {}: {}\n", best->mode, best->result.summary.bottleneck.evidence);
+  }
+  return t;
+}
+
 void write_bench_chart(const BenchOutcome& o, const std::string& path) {
   std::vector<std::string> labels;
   ChartPanel fps{"frames per second (higher is better)", {}, "{:.1f}"};

@@ -94,16 +94,21 @@ if [[ $what == mutants ]]; then
 fi
 if [[ $what == ladder ]]; then
   # Issue 11: the bench ladder on the bundled clip (carried as assets/sample-4k.mp4), decoded
-  # and preloaded, as scripts/demo.sh shows it; then on the 4K Megamind clip.
-  $VIDPIPE_BIN bench --config config/bench.yaml --preload 64 --set gpu.model=assets/models/tiny_face_detector \
+  # and preloaded, each with the limits measured first; demo.sh's comparison block as it
+  # prints it; then 4K in, 4K and 1080p out through libx264 with inference on.
+  model="--set gpu.model=assets/models/tiny_face_detector"
+  $VIDPIPE_BIN bench --config config/bench.yaml --preload 64 $model \
     --set bench.json=$OUT/ladder.json --set bench.chart=$OUT/ladder.png 2>&1 | grep -v "^\[" | tee "$OUT/ladder.txt"
-  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
-    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
-  $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=540 --preload 64 \
-    --set gpu.model=assets/models/tiny_face_detector --set bench.json=$OUT/ladder-megamind.json \
-    --set bench.chart=$OUT/ladder-megamind.png 2>&1 | grep -v "^\[" | tee "$OUT/ladder-megamind.txt"
-  $VIDPIPE_BIN run --config config/sync.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=300 \
-    --set gpu.model=assets/models/tiny_face_detector --set sink.kind=null --set metrics.live=false \
-    --set metrics.report= 2>&1 | grep -v "^\[" | tail -4
+  echo "--- scripts/demo-compare.sh (the block scripts/demo.sh ends with):"
+  bash scripts/demo-compare.sh "$VIDPIPE_BIN" $model --set bench.json=/tmp/demo.json --set bench.chart= \
+    | tee "$OUT/demo-compare.txt"
+  for size in 4k 1080p; do
+    scale=""; [[ $size == 1080p ]] && scale="--set sink.width=1920"
+    $VIDPIPE_BIN run --config config/default.yaml $model --set input.max_frames=300 --set metrics.live=false \
+      --set sink.path=/tmp/out-$size.mp4 --report $OUT/encode-$size.json $scale 2>&1 | grep -v "^\[" | tail -4
+  done
+  python3 -c "import json; a=json.load(open('$OUT/encode-4k.json')); b=json.load(open('$OUT/encode-1080p.json'))
+print('encode 4K out: %.1f fps (%s); 1080p out: %.1f fps (%s); ratio %.2fx' % (a['fps'], a['bottleneck']['stage'], b['fps'], b['bottleneck']['stage'], b['fps']/a['fps']))" \
+    | tee "$OUT/encode-sizes.txt"
 fi
 exit $status
