@@ -74,7 +74,7 @@ void apply_mode_toggles(PipelineParts& p, int& toggles_seen) {
 void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, std::int64_t& delivered) {
   NvtxRange range("sink");
   const double t0 = p.now();
-  p.sinks[record.source]->write({buffer.get(), record.index});
+  p.sinks[record.source]->write({buffer.get(), record.index, record.stream_s});
   buffer.reset();
   record.sink_at = p.now();
   record.sink_ms = (record.sink_at - t0) * 1e3;

@@ -14,6 +14,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <filesystem>
 #include <thread>
 
@@ -83,7 +84,8 @@ class EncodeSink final : public Sink {
     frame->format = encoder_->pix_fmt;
     frame->width = out_.layout.width;
     frame->height = out_.layout.height;
-    frame->pts = frames_++;
+    frame->pts = output_pts(out.stream_s);
+    ++frames_;
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
                 "'" + o_.path + "': encoding frame " + std::to_string(out.index));
     drain();
@@ -126,7 +128,8 @@ class EncodeSink final : public Sink {
     encoder_->width = out_.layout.width;
     encoder_->height = out_.layout.height;
     encoder_->pix_fmt = out_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
-    encoder_->time_base = av_inv_q(rate);
+    // A fine clock rather than 1/fps: frames keep the input's own times (output_pts).
+    encoder_->time_base = {1, 90000};
     encoder_->framerate = rate;
     encoder_->color_range = out_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     encoder_->colorspace = out_.colour.standard == ColourStandard::bt709    ? AVCOL_SPC_BT709
@@ -162,6 +165,21 @@ class EncodeSink final : public Sink {
     if (!try_open(codec)) throw OutputError("'" + o_.path + "': cannot open encoder " + o_.codec + ": " + open_error_);
   }
 
+  // The input frame's own time, so variable frame rates and dropped frames stay as they
+  // were. Where the input's clock goes back (a loop starts again, a live source
+  // reconnects) the output carries on one frame after the last instead.
+  std::int64_t output_pts(double stream_s) {
+    std::int64_t pts = std::llround((stream_s + pts_offset_s_) / av_q2d(encoder_->time_base));
+    if (last_pts_ != AV_NOPTS_VALUE && pts <= last_pts_) {
+      const std::int64_t frame_ticks = std::max<std::int64_t>(1, std::llround(1 / (out_.fps > 0 ? out_.fps : 30.0) /
+                                                                              av_q2d(encoder_->time_base)));
+      const std::int64_t resumed = last_pts_ + frame_ticks;
+      pts_offset_s_ += (resumed - pts) * av_q2d(encoder_->time_base);
+      pts = resumed;
+    }
+    return last_pts_ = pts;
+  }
+
   void drain() {
     while (true) {
       const int ret = avcodec_receive_packet(encoder_.get(), packet_.get());
@@ -182,6 +200,8 @@ class EncodeSink final : public Sink {
   AvCodecContextPtr encoder_;
   AvPacketPtr packet_;
   std::string open_error_;
+  std::int64_t last_pts_ = AV_NOPTS_VALUE;
+  double pts_offset_s_ = 0;  // added to the input's times once its clock went back
   std::int64_t frames_ = 0;
   bool open_ = false;
 };

@@ -18,6 +18,7 @@ namespace vidpipe {
 struct OutputFrame {
   AVBufferRef* buffer = nullptr;  // borrowed; a sink that keeps it takes its own reference
   std::int64_t index = 0;
+  double stream_s = 0;  // the input frame's presentation time, which the output keeps
 };
 
 class Sink {

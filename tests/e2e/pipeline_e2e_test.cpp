@@ -147,6 +147,28 @@ TEST(PipelineE2E, OutputKeepsTheInputsFrameTimes) {
   for (std::size_t i = 0; i < in.size(); ++i) EXPECT_NEAR(got[i], in[i], 1e-3) << "frame " << i;
 }
 
+// A variable-frame-rate clip (a phone's, here made with a select filter) stays VFR: the
+// output's frame times are the input's, gaps included, so its duration is the input's too.
+TEST(PipelineE2E, VariableFrameRateStaysVariable) {
+  const std::string vfr = test::scratch_dir() + "/vfr.mp4";
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=320x240:rate=30 -frames:v 60 "
+                              "-vf \"select='lt(mod(n\\,7)\\,3)+gt(n\\,40)'\" -vsync vfr -c:v libx264 -pix_fmt yuv420p " +
+                              vfr),
+            0);
+  const std::vector<double> in = test::frame_times(vfr);
+  ASSERT_GT(in.size(), 30u);
+  ASSERT_GT(in[3] - in[2], 0.1) << "the clip should have gaps";
+  for (const char* mode : {"copy.mode=sync", "copy.mode=async --set copy.batch_size=3"}) {
+    const std::string out = test::scratch_dir() + "/vfr-out.mp4";
+    const CommandResult r = vidpipe("run --set device=cpu --input " + vfr + " --set sink.path=" + out +
+                                    " --set gpu.inference=false --set metrics.report= --set " + mode);
+    ASSERT_EQ(r.code, 0) << r.output;
+    const std::vector<double> got = test::frame_times(out);
+    ASSERT_EQ(got.size(), in.size()) << mode;
+    for (std::size_t i = 0; i < in.size(); ++i) EXPECT_NEAR(got[i], in[i], 1e-3) << mode << ": frame " << i;
+  }
+}
+
 // input.preload: the first N frames decoded once and replayed in order, in every copy mode;
 // the output holds frame k % N of the source at position k (testsrc2 moves every frame, so
 // a wrong or repeated frame matches a neighbour, not itself).
