@@ -118,6 +118,7 @@ void make_sinks(PipelineParts& p, int slots) {
     so.config.path = sink_path_for(p.config.sink.path, i, n);
     so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);
     so.controls = &p.controls;
+    if (!is_live_uri(p.inputs[i].uri) && p.inputs[i].preloaded == 0) so.audio_from = p.inputs[i].uri;
     p.sinks.push_back(make_sink(so));
   }
 }

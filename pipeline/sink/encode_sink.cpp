@@ -20,6 +20,7 @@ extern "C" {
 
 #include "memory/av_raii.hpp"
 #include "base/errors.hpp"
+#include "sink/audio_copy.hpp"
 #include "sink/sink.hpp"
 
 namespace vidpipe {
@@ -54,6 +55,7 @@ class EncodeSink final : public Sink {
     stream->avg_frame_rate = encoder_->framerate;
     AV_CHECK_AS(OutputError, avcodec_parameters_from_context(stream->codecpar, encoder_.get()),
                 "'" + o.path + "': encoder parameters");
+    open_audio(options);
     AVDictionary* raw_opts = nullptr;
     // Seven TS packets per datagram: what receivers and middleboxes expect.
     if (o.path.rfind("udp://", 0) == 0) av_dict_set(&raw_opts, "pkt_size", "1316", 0);
@@ -89,6 +91,8 @@ class EncodeSink final : public Sink {
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
                 "'" + o_.path + "': encoding frame " + std::to_string(out.index));
     drain();
+    video_end_s_ = std::max(video_end_s_, out.stream_s + 1 / (out_.fps > 0 ? out_.fps : 30.0));
+    if (audio_) audio_->write_until(out.stream_s);
   }
 
   void finish() override {
@@ -96,6 +100,7 @@ class EncodeSink final : public Sink {
     open_ = false;
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
     drain();
+    if (audio_) audio_->finish(video_end_s_);
     AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + o_.path + "': cannot finalise");
     AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + o_.path + "': cannot close");
     if (streaming_) {
@@ -154,6 +159,16 @@ class EncodeSink final : public Sink {
     return true;
   }
 
+  void open_audio(const SinkOptions& options) {
+    if (o_.audio == SinkAudio::none || options.audio_from.empty()) return;
+    try {
+      audio_ = AudioCopy::open(options.audio_from, output_.get(), o_.path);
+    } catch (const OutputError& e) {
+      throw OutputError("'" + o_.path + "': cannot carry the input's audio (" + e.what() +
+                        "); sink.audio: none writes the video alone");
+    }
+  }
+
   void open_encoder() {
     if (o_.codec == "auto") {
       if (const AVCodec* nvenc = avcodec_find_encoder_by_name("h264_nvenc"); nvenc && try_open(nvenc)) return;
@@ -200,6 +215,8 @@ class EncodeSink final : public Sink {
   AvCodecContextPtr encoder_;
   AvPacketPtr packet_;
   std::string open_error_;
+  std::unique_ptr<AudioCopy> audio_;  // sink.audio: copy, where the input has audio
+  double video_end_s_ = 0;            // the last frame's end on the input's clock
   std::int64_t last_pts_ = AV_NOPTS_VALUE;
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
   std::int64_t frames_ = 0;

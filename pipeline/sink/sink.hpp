@@ -47,6 +47,8 @@ struct SinkOptions {
   FrameColour colour;
   std::string title = "vidpipe";  // display: the window's name
   LiveControls* controls = nullptr;
+  // The input file whose audio sink.audio: copy carries over; empty: none (live, preloaded).
+  std::string audio_from;
 };
 
 // By config.kind: encode_sink.cpp, stream_sink.cpp, display_sink.cpp, null_sink.cpp.

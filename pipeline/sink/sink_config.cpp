@@ -28,6 +28,11 @@ void declare_keys(Keys<SinkConfig>& k) {
   k.integer("threads", &SinkConfig::threads, 0, 64,
             "encoder threads; 0 lets the encoder choose. With several threads x264's output can differ by a "
             "few codes between runs of the same input (its frame threads race); 1 makes it repeatable.");
+  k.choice("audio", &SinkConfig::audio, {{"copy", SinkAudio::copy}, {"none", SinkAudio::none}},
+           "`copy` puts the input file's audio into the output (encode and stream sinks) on the input's own "
+           "clock, so it stays in sync with the video: the packets as they are where the container takes the "
+           "codec, re-encoded to AAC where it does not. Cut at the video's end; a looped input's audio is "
+           "copied once; not done for live inputs or `input.preload`. `none`: video only.");
   k.integer("width", &SinkConfig::width, 0, 16384,
             "output width; 0 keeps the input's (or follows `sink.height` at the input's aspect). The frame is "
             "scaled on the GPU after the overlay and before the download, so a 1080p output of 4K input "

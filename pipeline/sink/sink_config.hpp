@@ -9,6 +9,7 @@ template <class S>
 class Keys;
 
 enum class SinkKind { encode, stream, display, null };
+enum class SinkAudio { copy, none };
 
 struct SinkConfig {
   SinkKind kind = SinkKind::encode;
@@ -20,6 +21,7 @@ struct SinkConfig {
   // The output size, scaled on the GPU before the download; 0: the input's (one of the
   // two alone keeps the input's aspect).
   int width = 0, height = 0;
+  SinkAudio audio = SinkAudio::copy;
 };
 
 void declare_keys(Keys<SinkConfig>& keys);

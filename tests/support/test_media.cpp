@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -60,6 +61,35 @@ std::vector<double> frame_times(const std::string& path) {
   }
   std::sort(times.begin(), times.end());
   return times;
+}
+
+std::vector<StreamInfo> streams_of(const std::string& path) {
+  const std::string listing = scratch_dir() + "/streams.txt";
+  if (run_command("ffprobe -v error -show_entries stream=codec_type,codec_name,start_time,duration -of csv=p=0 '" +
+                  path + "' > '" + listing + "'") != 0)
+    throw std::runtime_error("ffprobe could not read " + path);
+  std::ifstream in(listing);
+  std::vector<StreamInfo> streams;
+  for (std::string line; std::getline(in, line);) {
+    std::vector<std::string> fields;
+    std::stringstream row(line);
+    for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
+    if (fields.size() < 4) continue;
+    auto number = [](const std::string& s) { return s == "N/A" || s.empty() ? 0.0 : std::stod(s); };
+    streams.push_back({fields[1], fields[0], number(fields[2]), number(fields[3])});
+  }
+  return streams;
+}
+
+std::vector<std::int16_t> audio_samples(const std::string& path, int rate) {
+  const std::string raw = scratch_dir() + "/audio.s16";
+  if (run_command("ffmpeg -loglevel error -y -i '" + path + "' -map 0:a:0 -ac 1 -ar " + std::to_string(rate) +
+                  " -f s16le '" + raw + "'") != 0)
+    throw std::runtime_error("ffmpeg could not decode the audio of " + path);
+  std::ifstream in(raw, std::ios::binary);
+  std::vector<std::int16_t> samples;
+  for (std::int16_t s; in.read(reinterpret_cast<char*>(&s), sizeof s);) samples.push_back(s);
+  return samples;
 }
 
 std::string source_dir() {

@@ -42,6 +42,15 @@ int run_command(const std::string& command);
 // Each video frame's presentation time in seconds, in display order, as ffprobe reads it.
 std::vector<double> frame_times(const std::string& path);
 
+// Each stream of a file as ffprobe sees it.
+struct StreamInfo {
+  std::string type, codec;  // "video" / "audio", "h264" / "aac"
+  double start_s = 0, duration_s = 0;
+};
+std::vector<StreamInfo> streams_of(const std::string& path);
+// The first audio stream decoded to mono 16-bit samples at `rate` Hz.
+std::vector<std::int16_t> audio_samples(const std::string& path, int rate);
+
 // The repository root: $VIDPIPE_SOURCE_DIR when set (tests run from a copied
 // checkout on the GPU machine), else where this build came from.
 std::string source_dir();
