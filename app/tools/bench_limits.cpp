@@ -136,18 +136,51 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
   return l;
 }
 
+namespace {
+
+// Frames a second of `streams` streams, each carrying one batch at a time through three
+// stations in turn (H2D engine, SMs, D2H engine), by exact mean-value analysis of that
+// closed queueing network: a batch's wait at a station grows with the batches queued there
+// when one fewer stream was running. One stream is the three times added up; many streams
+// approach the slowest station's rate. `demand_s`: seconds a batch needs at each station.
+struct StationLoad {
+  double fps = 0;
+  int busiest = 0;  // index into demand_s
+};
+StationLoad closed_network_rate(const std::vector<double>& demand_s, int streams, int batch) {
+  std::vector<double> queue(demand_s.size(), 0.0);
+  double batches_per_s = 0;
+  for (int n = 1; n <= streams; ++n) {
+    std::vector<double> residence(demand_s.size());
+    double cycle = 0;
+    for (std::size_t k = 0; k < demand_s.size(); ++k) cycle += residence[k] = demand_s[k] * (1 + queue[k]);
+    batches_per_s = n / cycle;
+    for (std::size_t k = 0; k < demand_s.size(); ++k) queue[k] = batches_per_s * residence[k];
+  }
+  const auto busiest = std::max_element(demand_s.begin(), demand_s.end()) - demand_s.begin();
+  return {batches_per_s * batch, static_cast<int>(busiest)};
+}
+
+}  // namespace
+
 BenchLimits::Forecast BenchLimits::forecast(int streams, int batch, double sink_ms) const {
   std::vector<Forecast> limits;
   if (decoder_fps > 0) limits.push_back({decoder_fps, "decode"});
   const auto stage = stage_fps.find({streams, batch});
-  const double stage_rate = stage == stage_fps.end() ? 0 : stage->second;
-  if (streams <= 1 && stage_rate > 0 && link_h2d_fps > 0) {
-    // One stream: upload, kernels and download of each frame follow one another.
-    const double copy_s = 1 / link_h2d_fps + 1 / link_d2h_fps, stage_s = 1 / stage_rate;
-    limits.push_back({1 / (copy_s + stage_s), copy_s >= stage_s ? "copy" : "compute"});
-  } else {
-    if (link_both_fps > 0) limits.push_back({link_both_fps, "copy"});
-    if (stage_rate > 0) limits.push_back({stage_rate, "compute"});
+  std::vector<double> demand_s;
+  std::vector<const char*> names;
+  if (link_h2d_fps > 0 && link_d2h_fps > 0) {
+    demand_s = {batch / link_h2d_fps, batch / link_d2h_fps};
+    names = {"copy", "copy"};
+    limits.push_back({link_both_fps, "copy"});  // both directions share the link
+  }
+  if (stage != stage_fps.end() && stage->second > 0) {
+    demand_s.push_back(batch / stage->second);
+    names.push_back("compute");
+  }
+  if (!demand_s.empty()) {
+    const StationLoad load = closed_network_rate(demand_s, std::max(1, streams), batch);
+    limits.push_back({load.fps, names[load.busiest]});
   }
   if (sink_ms > 0) limits.push_back({1e3 / sink_ms, "sink"});
   if (limits.empty()) return {};

@@ -25,9 +25,10 @@ struct BenchLimits {
   std::map<std::pair<int, int>, double> stage_fps;  // (streams, batch) -> GPU stage alone
   bool on_gpu = false;
 
-  // What an async rung with `streams` and `batch` should reach, and the limit that binds:
-  // one stream runs a frame's upload, kernels and download one after another; more overlap
-  // them, so the slowest of link, stage, decoder and sink sets the rate.
+  // What an async rung with `streams` and `batch` should reach, and the limit that binds.
+  // Each stream runs a batch's upload, kernels and download one after another; streams
+  // overlap and contend for the copy engines and the SMs (a closed queueing network, solved
+  // by mean-value analysis), and the decoder, the link both ways and the sink cap the rest.
   struct Forecast {
     double fps = 0;
     std::string bound;

@@ -13,7 +13,13 @@
 
 #include <gtest/gtest.h>
 
+#include "sink/audio_transcode.hpp"
 #include "source/video_reader.hpp"
+
+extern "C" {
+#include <libavutil/channel_layout.h>
+#include <libswresample/swresample.h>
+}
 
 namespace vidpipe::test {
 
@@ -81,14 +87,43 @@ std::vector<StreamInfo> streams_of(const std::string& path) {
   return streams;
 }
 
+// Decoded with the FFmpeg libraries rather than the ffmpeg program: the GPU machine's
+// ffmpeg has too few muxers to write raw samples.
 std::vector<std::int16_t> audio_samples(const std::string& path, int rate) {
-  const std::string raw = scratch_dir() + "/audio.s16";
-  if (run_command("ffmpeg -loglevel error -y -i '" + path + "' -map 0:a:0 -ac 1 -ar " + std::to_string(rate) +
-                  " -f s16le '" + raw + "'") != 0)
-    throw std::runtime_error("ffmpeg could not decode the audio of " + path);
-  std::ifstream in(raw, std::ios::binary);
+  AVFormatContext* raw = nullptr;
+  if (avformat_open_input(&raw, path.c_str(), nullptr, nullptr) < 0) throw std::runtime_error("cannot open " + path);
+  AvInputPtr input(raw);
+  if (avformat_find_stream_info(input.get(), nullptr) < 0) throw std::runtime_error("no stream info in " + path);
+  const AVCodec* codec = nullptr;
+  const int stream = av_find_best_stream(input.get(), AVMEDIA_TYPE_AUDIO, -1, -1, &codec, 0);
+  if (stream < 0) throw std::runtime_error("no audio in " + path);
+  AvCodecContextPtr decoder(avcodec_alloc_context3(codec));
+  avcodec_parameters_to_context(decoder.get(), input->streams[stream]->codecpar);
+  if (avcodec_open2(decoder.get(), codec, nullptr) < 0) throw std::runtime_error("cannot decode the audio of " + path);
+  AVChannelLayout mono = AV_CHANNEL_LAYOUT_MONO;
+  SwrContext* swr = nullptr;
+  swr_alloc_set_opts2(&swr, &mono, AV_SAMPLE_FMT_S16, rate, &decoder->ch_layout, decoder->sample_fmt,
+                      decoder->sample_rate, 0, nullptr);
+  std::unique_ptr<SwrContext, SwrDeleter> resampler(swr);
+  if (!swr || swr_init(swr) < 0) throw std::runtime_error("cannot resample the audio of " + path);
   std::vector<std::int16_t> samples;
-  for (std::int16_t s; in.read(reinterpret_cast<char*>(&s), sizeof s);) samples.push_back(s);
+  AvPacketPtr packet = make_packet();
+  AvFramePtr frame = make_frame();
+  auto drain = [&] {
+    while (avcodec_receive_frame(decoder.get(), frame.get()) == 0) {
+      std::vector<std::int16_t> out(swr_get_out_samples(swr, frame->nb_samples));
+      std::uint8_t* dst = reinterpret_cast<std::uint8_t*>(out.data());
+      const int got = swr_convert(swr, &dst, static_cast<int>(out.size()),
+                                  const_cast<const std::uint8_t**>(frame->extended_data), frame->nb_samples);
+      samples.insert(samples.end(), out.begin(), out.begin() + std::max(0, got));
+    }
+  };
+  while (av_read_frame(input.get(), packet.get()) >= 0) {
+    if (packet->stream_index == stream && avcodec_send_packet(decoder.get(), packet.get()) >= 0) drain();
+    av_packet_unref(packet.get());
+  }
+  avcodec_send_packet(decoder.get(), nullptr);
+  drain();
   return samples;
 }
 
