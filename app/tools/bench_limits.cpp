@@ -11,6 +11,7 @@
 #include "device/executor.hpp"
 #include "device/face_model.hpp"
 #include "memory/cuda_raii.hpp"
+#include "memory/frame_layout.hpp"
 #include "memory/host_memory.hpp"
 #include "sink/output_size.hpp"
 #include "source/video_reader.hpp"
@@ -79,10 +80,16 @@ void measure_link(BenchLimits& l) {
 }
 
 // The run's GPU stage on frames already in the slots (ExecutorOptions::gpu_stage_only).
-double stage_alone_fps(const Config& c, bool on_gpu, const YuvLayout& layout,
+double stage_alone_fps(const Config& c, bool on_gpu, const VideoReader& reader,
                        const std::shared_ptr<const TinyFaceWeights>& model, std::span<const DecodedFrame> frames,
                        int streams, int batch) {
-  ExecutorOptions eo{c.copy, c.gpu, c.overlay, {layout}, {output_layout_for(layout, c.sink)}};
+  const int turns = reader.info().quarter_turns;
+  const YuvLayout upright = turned_layout(reader.layout(), turns);
+  ExecutorOptions eo{c.copy, c.gpu, c.overlay, {upright}, {output_layout_for(upright, c.sink)}};
+  if (turns != 0) {
+    eo.quarter_turns = {turns};
+    eo.decoded_layouts = {reader.layout()};
+  }
   eo.copy.mode = CopyMode::async;
   eo.copy.streams = streams;
   eo.copy.batch_size = batch;
@@ -123,7 +130,7 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
     if (std::optional<DecodedFrame> f = reader.next()) frames.push_back(std::move(*f));
   const YuvLayout& layout = reader.layout();
   l.h2d_frame_bytes = layout.frame_bytes;
-  l.d2h_frame_bytes = output_layout_for(layout, c.sink).frame_bytes;
+  l.d2h_frame_bytes = output_layout_for(turned_layout(layout, reader.info().quarter_turns), c.sink).frame_bytes;
   if (l.on_gpu) {
     CUDA_CHECK(cudaSetDevice(c.gpu.device));
     measure_link(l);
@@ -132,7 +139,7 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
   if (c.gpu.inference) model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
   for (const auto& [streams, batch] : rungs)
     if (!l.stage_fps.count({streams, batch}))
-      l.stage_fps[{streams, batch}] = stage_alone_fps(c, l.on_gpu, layout, model, frames, streams, batch);
+      l.stage_fps[{streams, batch}] = stage_alone_fps(c, l.on_gpu, reader, model, frames, streams, batch);
   return l;
 }
 

@@ -31,13 +31,15 @@ std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames) {
 }
 
 BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts,
-                        const std::vector<YuvLayout>& out_layouts) {
+                        const std::vector<YuvLayout>& out_layouts, const std::vector<YuvLayout>& decoded_layouts) {
   BatchPacking p;
   for (const DecodedFrame& f : frames) {
     const YuvLayout& l = layouts.at(f.source);
     p.yuv.push_back(p.yuv_bytes);
     p.bgr.push_back(p.bgr_bytes);
     p.out.push_back(p.out_bytes);
+    p.decoded.push_back(p.decoded_bytes);
+    p.decoded_bytes += decoded_layouts.empty() ? 0 : decoded_layouts.at(f.source).frame_bytes;
     p.yuv_bytes += l.frame_bytes;
     p.bgr_bytes += static_cast<std::size_t>(l.width) * l.height * 3;
     p.out_bytes += output_layout(layouts, out_layouts, f.source).frame_bytes;

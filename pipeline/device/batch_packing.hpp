@@ -19,11 +19,14 @@ std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames);
 
 // Where frame i of a batch starts in a slot's packed buffers, and how big they are.
 struct BatchPacking {
-  std::vector<std::size_t> yuv, bgr, out;  // byte offsets; out: in the scaled outputs' buffer
-  std::size_t yuv_bytes = 0, bgr_bytes = 0, out_bytes = 0;
+  // Byte offsets; out: in the scaled outputs' buffer, decoded: in the buffer frames that
+  // are turned upright are uploaded to.
+  std::vector<std::size_t> yuv, bgr, out, decoded;
+  std::size_t yuv_bytes = 0, bgr_bytes = 0, out_bytes = 0, decoded_bytes = 0;
 };
 BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts,
-                        const std::vector<YuvLayout>& out_layouts = {});
+                        const std::vector<YuvLayout>& out_layouts = {},
+                        const std::vector<YuvLayout>& decoded_layouts = {});
 
 // The layout input `source`'s results are downloaded in: its entry of out_layouts
 // (sink.width/height), or the decoded layout where there is none.

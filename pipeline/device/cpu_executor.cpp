@@ -24,6 +24,7 @@ class CpuExecutor final : public Executor {
     boxed_.resize(batch_ * net_pixels * 3);
     tensor_.resize(batch_ * net_pixels * 3);
     if (!o.out_layouts.empty()) scaled_.resize(batch_ * max_frame_bytes(o.out_layouts));
+    if (!o.decoded_layouts.empty()) decoded_.resize(batch_ * max_frame_bytes(o.decoded_layouts));
     for (const YuvLayout& l : o.layouts)
       letterboxes_.push_back(make_letterbox(l.width, l.height, o.gpu.preprocess.width, o.gpu.preprocess.height,
                                             o.gpu.preprocess.align));
@@ -45,7 +46,7 @@ class CpuExecutor final : public Executor {
     timings_ = {};
     timings_.copies = requested_mode_;
     frames_ = static_cast<int>(frames.size());
-    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts);
+    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts, o_.decoded_layouts);
     detections_.assign(frames.size(), DetectionList{});
     const bool copies = !(o_.gpu_stage_only && primed_);
     primed_ = true;
@@ -53,7 +54,8 @@ class CpuExecutor final : public Executor {
     double preprocessed = 0, inferred = 0, overlaid = 0;
     const auto twins = make_cpu_stage_twins(
         o_, letterboxes_, atlas_view_, frames, pack,
-        {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data(), scaled_.data()}, [&](StagePoint p) {
+        {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data(), scaled_.data(),
+         decoded_.data()}, [&](StagePoint p) {
           (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
         });
     run_gpu_stage(*twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
@@ -82,9 +84,10 @@ class CpuExecutor final : public Executor {
     timings_.gpu_begin = now();
     for (std::size_t i = 0; i < frames.size(); ++i) {
       if (frames[i].on_device()) throw std::logic_error("CPU executor given an NVDEC frame");
-      const std::size_t bytes = o_.layouts.at(frames[i].source).frame_bytes;
+      const std::size_t bytes = o_.decoded(frames[i].source).frame_bytes;
+      const bool turned = o_.turns(frames[i].source) != 0;
       TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
-      std::memcpy(yuv_.data() + pack.yuv[i], frames[i].data(), bytes);
+      std::memcpy(turned ? decoded_.data() + pack.decoded[i] : yuv_.data() + pack.yuv[i], frames[i].data(), bytes);
       timings_.h2d_bytes += bytes;
     }
     return now();
@@ -107,7 +110,7 @@ class CpuExecutor final : public Executor {
   std::vector<Letterbox> letterboxes_;
   GlyphAtlas atlas_;
   GlyphAtlasView atlas_view_;
-  std::vector<std::uint8_t> yuv_, bgr_, boxed_, scaled_;
+  std::vector<std::uint8_t> yuv_, bgr_, boxed_, scaled_, decoded_;
   std::vector<float> tensor_;
   std::vector<DetectionList> detections_;
   BatchTimings timings_;

@@ -7,6 +7,7 @@
 #include "letterbox/resize_letterbox_ref.hpp"
 #include "normalise/normalise_ref.hpp"
 #include "overlay/overlay_ref.hpp"
+#include "rotate/rotate_yuv_ref.hpp"
 #include "scale/scale_yuv_ref.hpp"
 #include "tiny_face/tiny_face_layers_ref.hpp"
 
@@ -26,6 +27,14 @@ class CpuStageTwins final : public GpuStageSteps {
         b_(buffers),
         on_reached_(std::move(on_reached)),
         net_out_(frames.size()) {}
+
+  void turn_upright(const FrameRun& run) override {
+    const int turns = o_.turns(run.source);
+    if (turns == 0) return;
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::rotate_yuv(b_.decoded + pack_.decoded[i], o_.decoded(run.source), turns, b_.yuv + pack_.yuv[i],
+                            o_.layouts[run.source]);
+  }
 
   void to_bgr(const FrameRun& run) override {
     const YuvLayout& l = o_.layouts[run.source];

@@ -18,6 +18,7 @@ struct CpuBatchBuffers {
   float* tensor = nullptr;        // normalised, planar RGB per frame
   DetectionList* detections = nullptr;
   std::uint8_t* scaled = nullptr;  // packed outputs at sink.width/height (BatchPacking::out)
+  std::uint8_t* decoded = nullptr;  // frames as copied in, where an input is turned upright
 };
 
 // The CPU twins' steps over one batch; `on_reached` is told the timing points.

@@ -30,6 +30,14 @@ struct ExecutorOptions {
   // The layout of each input's output (sink.width/height); empty, or equal to the
   // input's size: not scaled, the frame is downloaded as it was decoded.
   std::vector<YuvLayout> out_layouts;
+  // Inputs whose display matrix turns them: the clockwise quarter turns of each input and
+  // the layout it is uploaded in (layouts then hold the upright frame). Empty: none turn.
+  std::vector<int> quarter_turns;
+  std::vector<YuvLayout> decoded_layouts;
+  int turns(int source) const { return quarter_turns.empty() ? 0 : quarter_turns[source]; }
+  const YuvLayout& decoded(int source) const {
+    return decoded_layouts.empty() ? layouts[source] : decoded_layouts[source];
+  }
   // Face detection, loaded from gpu.model; null: the GPU stage stops after preprocessing.
   std::shared_ptr<const TinyFaceWeights> model;
   double clock_origin = 0;  // steady-clock seconds of pipeline time 0

@@ -77,6 +77,7 @@ class GpuExecutor final : public Executor {
       s.tensor = cuda::DeviceBuffer(batch * net_pixels * 3 * sizeof(float));
       s.detections = cuda::DeviceBuffer(batch * sizeof(DetectionList));
       if (!o.out_layouts.empty()) s.scaled = cuda::DeviceBuffer(batch * max_frame_bytes(o.out_layouts));
+      if (!o.decoded_layouts.empty()) s.decoded = cuda::DeviceBuffer(batch * max_frame_bytes(o.decoded_layouts));
       CUDA_CHECK(cudaMemset(s.detections.as(), 0, s.detections.bytes()));
       s.host_detections = HostBuffer(batch * sizeof(DetectionList), HostMemory::pinned);
       if (net_) s.net_scratch.emplace(net_->make_scratch(batch));
@@ -116,12 +117,15 @@ class GpuExecutor final : public Executor {
     s.sync_copies = sync_now_;
     s.frames = static_cast<int>(frames.size());
     s.h2d_bytes = s.d2h_bytes = 0;
-    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts);
+    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts, o_.decoded_layouts);
     s.start.record(s.stream);
     const bool copies = !(o_.gpu_stage_only && s.primed);
     s.primed = true;
     if (copies)
-      for (std::size_t i = 0; i < frames.size(); ++i) upload(s, s.yuv.as() + pack.yuv[i], frames[i], waits);
+      for (std::size_t i = 0; i < frames.size(); ++i) {
+        const bool turned = o_.turns(frames[i].source) != 0;
+        upload(s, turned ? s.decoded.as() + pack.decoded[i] : s.yuv.as() + pack.yuv[i], frames[i], waits);
+      }
     release_nvdec_frames(frames, waits);
     join_chunks(s);
     s.h2d_done.record(s.stream);
@@ -214,7 +218,7 @@ class GpuExecutor final : public Executor {
 
  private:
   void upload(GpuSlot& s, std::uint8_t* dst, const DecodedFrame& frame, HostWaits& waits) {
-    const YuvLayout& l = o_.layouts[frame.source];
+    const YuvLayout& l = o_.decoded(frame.source);
     if (frame.on_device()) {
       copy_from_nvdec(s, dst, l, *frame.frame, waits);
       return;

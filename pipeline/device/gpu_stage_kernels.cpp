@@ -4,6 +4,7 @@
 #include "letterbox/resize_letterbox.cuh"
 #include "normalise/normalise.cuh"
 #include "overlay/overlay.cuh"
+#include "rotate/rotate_yuv.cuh"
 #include "scale/scale_yuv.cuh"
 #include "tiny_face/tiny_face_layers.cuh"
 
@@ -24,6 +25,15 @@ GpuStageKernels::GpuStageKernels(const ExecutorOptions& options, const std::vect
 
 std::size_t GpuStageKernels::net_bytes() const {
   return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;
+}
+
+void GpuStageKernels::turn_upright(const FrameRun& r) {
+  const int turns = o_.turns(r.source);
+  if (turns == 0) return;
+  const YuvLayout& decoded = o_.decoded(r.source);
+  const YuvLayout& upright = o_.layouts[r.source];
+  launch_rotate_yuv(s_.decoded.as() + pack_.decoded[r.first], decoded, decoded.frame_bytes, r.count, turns,
+                    s_.yuv.as() + pack_.yuv[r.first], upright, upright.frame_bytes, s_.stream);
 }
 
 void GpuStageKernels::to_bgr(const FrameRun& r) {

@@ -35,6 +35,11 @@ YuvLayout make_yuv_layout(int visible_width, int visible_height, int alloc_width
   return l;
 }
 
+YuvLayout turned_layout(const YuvLayout& l, int quarter_turns) {
+  if (quarter_turns % 2 == 0) return l;
+  return make_yuv_layout(l.height, l.width, l.height, l.width, l.nv12);
+}
+
 std::size_t visible_bytes(const YuvLayout& l) {
   const std::size_t luma = static_cast<std::size_t>(l.width) * l.height;
   return luma + 2 * static_cast<std::size_t>(l.chroma_width()) * l.chroma_height();

@@ -11,6 +11,7 @@
 #include "device/face_model.hpp"
 #include "device/fault_injection.hpp"
 #include "memory/cuda_raii.hpp"
+#include "memory/frame_layout.hpp"
 #include "run/parts.hpp"
 #include "sink/output_size.hpp"
 
@@ -97,10 +98,23 @@ std::vector<YuvLayout> layouts_of(const FrameSources& sources) {
   return layouts;
 }
 
+// What the GPU stage works on: each input's frame turned as its display matrix says.
+std::vector<YuvLayout> upright_layouts_of(const PipelineParts& p) {
+  std::vector<YuvLayout> layouts = layouts_of(*p.sources);
+  for (std::size_t i = 0; i < layouts.size(); ++i) layouts[i] = turned_layout(layouts[i], p.inputs[i].quarter_turns);
+  return layouts;
+}
+
 void make_executor(PipelineParts& p) {
   const Config& c = p.config;
-  ExecutorOptions eo{c.copy, c.gpu, c.overlay, layouts_of(*p.sources)};
-  for (const YuvLayout& decoded : eo.layouts) eo.out_layouts.push_back(output_layout_for(decoded, c.sink));
+  ExecutorOptions eo{c.copy, c.gpu, c.overlay, upright_layouts_of(p)};
+  for (const YuvLayout& upright : eo.layouts) eo.out_layouts.push_back(output_layout_for(upright, c.sink));
+  for (const VideoInfo& info : p.inputs)
+    if (info.quarter_turns != 0) {
+      eo.decoded_layouts = layouts_of(*p.sources);
+      for (const VideoInfo& each : p.inputs) eo.quarter_turns.push_back(each.quarter_turns);
+      break;
+    }
   if (c.gpu.inference) eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
   eo.clock_origin = p.origin;
   eo.fault_trap_at_frame = injected_fault_from_env().gpu_trap_at_frame;
@@ -110,7 +124,8 @@ void make_executor(PipelineParts& p) {
 void make_sinks(PipelineParts& p, int slots) {
   const int n = p.sources->count();
   for (int i = 0; i < n; ++i) {
-    const YuvLayout layout = output_layout_for(p.sources->reader(i).layout(), p.config.sink);
+    const YuvLayout layout =
+        output_layout_for(turned_layout(p.sources->reader(i).layout(), p.inputs[i].quarter_turns), p.config.sink);
     // Enough output buffers for every slot's batch plus the sink's queue.
     p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
                                                       layout.frame_bytes, p.config.copy.memory));

@@ -4,13 +4,15 @@ extern "C" {
 #include <libavutil/pixfmt.h>
 }
 
+#include <algorithm>
+
 namespace vidpipe {
 
 FrameColour colour_of(const AVFrame& frame) {
-  return colour_from(frame.colorspace, frame.color_range, frame.format, frame.height);
+  return colour_from(frame.colorspace, frame.color_range, frame.format, frame.width, frame.height);
 }
 
-FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format, int height) {
+FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format, int width, int height) {
   FrameColour c;
   switch (space) {
     case AVCOL_SPC_BT709: c.standard = ColourStandard::bt709; break;
@@ -20,8 +22,9 @@ FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format
     case AVCOL_SPC_BT2020_NCL:
     case AVCOL_SPC_BT2020_CL: c.standard = ColourStandard::bt2020; break;
     default:
-      // Same rule as most players: HD and larger is BT.709, SD is BT.601.
-      c.standard = height >= 720 ? ColourStandard::bt709 : ColourStandard::bt601;
+      // Same rule as most players: HD and larger is BT.709, SD is BT.601. The shorter side
+      // decides, so a portrait phone clip stored sideways is judged as it is shown.
+      c.standard = std::min(width, height) >= 720 ? ColourStandard::bt709 : ColourStandard::bt601;
   }
   const bool jpeg_format = pixel_format == AV_PIX_FMT_YUVJ420P;
   c.range = (range == AVCOL_RANGE_JPEG || jpeg_format) ? ColourRange::full

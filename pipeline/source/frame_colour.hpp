@@ -16,7 +16,7 @@ struct FrameColour {
 };
 
 FrameColour colour_of(const AVFrame& frame);
-FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format, int height);
+FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format, int width, int height);
 const char* to_string(ColourStandard s);
 const char* to_string(ColourRange r);
 

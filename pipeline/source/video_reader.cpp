@@ -1,6 +1,7 @@
 #include "source/video_reader.hpp"
 
 extern "C" {
+#include <libavutil/display.h>
 #include <libavutil/hwcontext.h>
 #include <libavutil/imgutils.h>
 #include <libavutil/pixdesc.h>
@@ -11,6 +12,7 @@ extern "C" {
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <thread>
 
@@ -19,6 +21,24 @@ extern "C" {
 #include "source/nvdec.hpp"
 
 namespace vidpipe {
+
+namespace {
+
+// The display matrix's rotation as clockwise quarter turns, as ffmpeg's autorotate reads it
+// (av_display_rotation_get gives the angle counter-clockwise); other angles and flips are
+// left alone.
+int quarter_turns_of(const AVStream* stream) {
+  const auto* matrix =
+      reinterpret_cast<const std::int32_t*>(av_stream_get_side_data(stream, AV_PKT_DATA_DISPLAYMATRIX, nullptr));
+  if (!matrix) return 0;
+  const double angle = -av_display_rotation_get(matrix);
+  if (std::isnan(angle)) return 0;
+  const long turns = std::lround(angle / 90.0);
+  if (std::abs(angle - 90.0 * turns) > 1.0) return 0;
+  return static_cast<int>(((turns % 4) + 4) % 4);
+}
+
+}  // namespace
 
 namespace {
 
@@ -88,7 +108,8 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   info_.frame_count = options.live ? 0 : stream->nb_frames;
   info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
 
-  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->height);
+  info_.quarter_turns = quarter_turns_of(stream);
+  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->width, par->height);
   // NVDEC writes NV12 on the device; the executor copies it into this layout there.
   const bool nv12 = nvdec_ || decoder_->pix_fmt == AV_PIX_FMT_NV12;
   alloc_width_ = par->width;
@@ -110,6 +131,9 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
                info_.width, info_.height, info_.pixel_format, info_.fps,
                nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,
                layout_.frame_bytes / 1e6, to_string(options.memory));
+  if (info_.quarter_turns != 0)
+    spdlog::info("'{}': displayed turned {} degrees clockwise; the GPU stage turns it upright", options.uri,
+                 90 * info_.quarter_turns);
   if (options.input.preload > 0) preload(options.input.preload);
 }
 

@@ -55,6 +55,9 @@ struct VideoInfo {
   std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"
   int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
   int preloaded = 0;             // frames held in memory and replayed (input.preload)
+  // Clockwise quarter turns the display matrix asks for (a phone held upright or upside
+  // down); the GPU stage turns the frames after the upload (rotate_yuv).
+  int quarter_turns = 0;
 };
 
 struct DecodedFrame {
