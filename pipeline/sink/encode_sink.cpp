@@ -84,8 +84,8 @@ class EncodeSink final : public Sink {
     }
     frame->extended_data = frame->data;
     frame->format = encoder_->pix_fmt;
-    frame->width = out_.layout.width;
-    frame->height = out_.layout.height;
+    frame->width = encoder_->width;
+    frame->height = encoder_->height;
     frame->pts = output_pts(out.stream_s);
     ++frames_;
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
@@ -122,7 +122,7 @@ class EncodeSink final : public Sink {
     const std::string threads = o_.threads > 0 ? fmt::format(", {} threads", o_.threads)
                                                : fmt::format(", threads auto ({} cores)", std::thread::hardware_concurrency());
     return fmt::format("{}{}{}{}, {}x{} -> {}", streaming_ ? "stream mpegts " : "encode ", name, preset, threads,
-                       out_.layout.width, out_.layout.height, o_.path);
+                       encoder_->width, encoder_->height, o_.path);
   }
 
  private:
@@ -130,8 +130,9 @@ class EncodeSink final : public Sink {
     encoder_.reset(avcodec_alloc_context3(codec));
     if (!encoder_) throw std::bad_alloc();
     const AVRational rate = av_d2q(out_.fps > 0 ? out_.fps : 30.0, 100000);
-    encoder_->width = out_.layout.width;
-    encoder_->height = out_.layout.height;
+    // 4:2:0 encoders take even sizes only: an odd last column or row is left out.
+    encoder_->width = out_.layout.width & ~1;
+    encoder_->height = out_.layout.height & ~1;
     encoder_->pix_fmt = out_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
     // A fine clock rather than 1/fps: frames keep the input's own times (output_pts).
     encoder_->time_base = {1, 90000};

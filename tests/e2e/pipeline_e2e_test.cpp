@@ -169,6 +169,29 @@ TEST(PipelineE2E, VariableFrameRateStaysVariable) {
   }
 }
 
+// Odd sizes, in 4:2:0 and in 4:4:4 (which the reader converts): 4:2:0 encoders take even
+// sizes only, so the output leaves the odd last column and row out, and holds the rest.
+TEST(PipelineE2E, OddSizesAreEncodedWithoutTheirLastColumnAndRow) {
+  for (const char* format : {"yuv420p", "yuv444p"}) {
+    const std::string odd = test::scratch_dir() + "/odd-" + format + ".mp4";
+    ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=321x241:rate=25 -frames:v 10 "
+                                "-c:v libx264 -qp 0 -pix_fmt " + std::string(format) + " " + odd),
+              0);
+    const std::string out = test::scratch_dir() + "/odd-out.mp4";
+    const CommandResult r = vidpipe("run --set device=cpu --input " + odd + " --set sink.path=" + out +
+                                    " --set gpu.inference=false --set overlay.hud=false --set sink.crf=0 "
+                                    "--set metrics.report=");
+    ASSERT_EQ(r.code, 0) << format << "\n" << r.output;
+    const test::DecodedVideo got = test::decode_all(out);
+    EXPECT_EQ(got.width, 320) << format;
+    EXPECT_EQ(got.height, 240) << format;
+    const test::DecodedVideo expected = test::ffmpeg_yuv420p(odd, 320, 240, "crop=320:240:0:0");
+    ASSERT_EQ(got.frames.size(), expected.frames.size()) << format;
+    for (std::size_t i = 0; i < got.frames.size(); ++i)
+      EXPECT_GT(test::psnr(got.frames[i], expected.frames[i]), 38.0) << format << " frame " << i;
+  }
+}
+
 // input.preload: the first N frames decoded once and replayed in order, in every copy mode;
 // the output holds frame k % N of the source at position k (testsrc2 moves every frame, so
 // a wrong or repeated frame matches a neighbour, not itself).
