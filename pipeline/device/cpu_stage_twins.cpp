@@ -4,6 +4,7 @@
 #include <functional>
 
 #include "colour/yuv_to_bgr_ref.hpp"
+#include "deinterlace/deinterlace_ref.hpp"
 #include "letterbox/resize_letterbox_ref.hpp"
 #include "normalise/normalise_ref.hpp"
 #include "overlay/overlay_ref.hpp"
@@ -27,6 +28,15 @@ class CpuStageTwins final : public GpuStageSteps {
         b_(buffers),
         on_reached_(std::move(on_reached)),
         net_out_(frames.size()) {}
+
+  void deinterlace(const FrameRun& run) override {
+    const ExecutorOptions::KeepField keep = o_.keep_field(run.source);
+    if (keep == ExecutorOptions::KeepField::none) return;
+    const bool turned = o_.turns(run.source) != 0;
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::deinterlace(turned ? b_.decoded + pack_.decoded[i] : b_.yuv + pack_.yuv[i], o_.decoded(run.source),
+                             keep == ExecutorOptions::KeepField::top);
+  }
 
   void turn_upright(const FrameRun& run) override {
     const int turns = o_.turns(run.source);

@@ -35,6 +35,10 @@ struct ExecutorOptions {
   std::vector<int> quarter_turns;
   std::vector<YuvLayout> decoded_layouts;
   int turns(int source) const { return quarter_turns.empty() ? 0 : quarter_turns[source]; }
+  // Inputs deinterlaced before anything else (reader.deinterlace): the field each keeps.
+  enum class KeepField { none, top, bottom };
+  std::vector<KeepField> deinterlace;  // empty: none
+  KeepField keep_field(int source) const { return deinterlace.empty() ? KeepField::none : deinterlace[source]; }
   const YuvLayout& decoded(int source) const {
     return decoded_layouts.empty() ? layouts[source] : decoded_layouts[source];
   }

@@ -1,5 +1,5 @@
 // The GPU stage's order, written once for both backends (DALI's twins behind one
-// interface): per run of frames of one input, the turn upright, colour conversion and
+// interface): per run of frames of one input, deinterlacing, the turn upright, colour conversion and
 // letterbox; for the batch, normalisation and the detector; per run, box decoding, the
 // overlay and the scale to the output size. The GPU
 // executor implements the steps as kernel launches on a slot's stream
@@ -18,6 +18,7 @@ enum class StagePoint { preprocessed, inferred, overlaid };
 class GpuStageSteps {
  public:
   virtual ~GpuStageSteps() = default;
+  virtual void deinterlace(const FrameRun& run) = 0;   // where reader.deinterlace says so, in place
   virtual void turn_upright(const FrameRun& run) = 0;  // where the input's display matrix turns it
   virtual void to_bgr(const FrameRun& run) = 0;     // full-size BGR from the frame's YUV planes
   virtual void letterbox(const FrameRun& run) = 0;  // resized into the network's input

@@ -1,6 +1,7 @@
 #include "device/gpu_stage_kernels.hpp"
 
 #include "colour/yuv_to_bgr.cuh"
+#include "deinterlace/deinterlace.cuh"
 #include "letterbox/resize_letterbox.cuh"
 #include "normalise/normalise.cuh"
 #include "overlay/overlay.cuh"
@@ -25,6 +26,16 @@ GpuStageKernels::GpuStageKernels(const ExecutorOptions& options, const std::vect
 
 std::size_t GpuStageKernels::net_bytes() const {
   return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;
+}
+
+void GpuStageKernels::deinterlace(const FrameRun& r) {
+  const ExecutorOptions::KeepField keep = o_.keep_field(r.source);
+  if (keep == ExecutorOptions::KeepField::none) return;
+  // On the frames as uploaded: a turned input's rows are still the fields' rows there.
+  const bool turned = o_.turns(r.source) != 0;
+  std::uint8_t* frames = turned ? s_.decoded.as() + pack_.decoded[r.first] : s_.yuv.as() + pack_.yuv[r.first];
+  const YuvLayout& l = o_.decoded(r.source);
+  launch_deinterlace(frames, l, l.frame_bytes, r.count, keep == ExecutorOptions::KeepField::top, s_.stream);
 }
 
 void GpuStageKernels::turn_upright(const FrameRun& r) {

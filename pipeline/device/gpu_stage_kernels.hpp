@@ -18,6 +18,7 @@ class GpuStageKernels final : public GpuStageSteps {
                   std::span<const DecodedFrame> frames, const BatchPacking& packing,
                   std::function<void(StagePoint)> on_reached);
 
+  void deinterlace(const FrameRun& run) override;
   void turn_upright(const FrameRun& run) override;
   void to_bgr(const FrameRun& run) override;
   void letterbox(const FrameRun& run) override;

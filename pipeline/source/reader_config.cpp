@@ -14,6 +14,12 @@ void declare_keys(Keys<ReaderConfig>& k) {
   k.integer("pool_frames", &ReaderConfig::pool_frames, 0, 1024,
             "frame buffers in the pinned pool; 0 sizes it for the decoder's reference frames plus what the "
             "pipeline holds in flight.");
+  k.choice("deinterlace", &ReaderConfig::deinterlace,
+           {{"auto", Deinterlace::automatic}, {"on", Deinterlace::on}, {"off", Deinterlace::off}},
+           "interlaced input (broadcast TS, camcorders) is deinterlaced on the GPU before anything looks at it: "
+           "single-rate bob, the first field kept and the other rebuilt from it, so the detector and the output "
+           "see no combing. `auto`: when the stream says it is interlaced (its field order); `on`: always "
+           "(the top field first where the stream does not say); `off`: never.");
 }
 
 }  // namespace vidpipe

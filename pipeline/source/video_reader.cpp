@@ -109,6 +109,9 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
 
   info_.quarter_turns = quarter_turns_of(stream);
+  info_.fields = par->field_order == AV_FIELD_TT || par->field_order == AV_FIELD_TB   ? VideoInfo::Fields::top_first
+                 : par->field_order == AV_FIELD_BB || par->field_order == AV_FIELD_BT ? VideoInfo::Fields::bottom_first
+                                                                                      : VideoInfo::Fields::progressive;
   info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->width, par->height);
   // NVDEC writes NV12 on the device; the executor copies it into this layout there.
   const bool nv12 = nvdec_ || decoder_->pix_fmt == AV_PIX_FMT_NV12;

@@ -58,6 +58,8 @@ struct VideoInfo {
   // Clockwise quarter turns the display matrix asks for (a phone held upright or upside
   // down); the GPU stage turns the frames after the upload (rotate_yuv).
   int quarter_turns = 0;
+  // The stream's field order as it says: interlaced (top or bottom field first) or not.
+  enum class Fields { progressive, top_first, bottom_first } fields = Fields::progressive;
 };
 
 struct DecodedFrame {
