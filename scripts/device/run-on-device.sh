@@ -116,6 +116,18 @@ if [[ $what == ladder ]]; then
       -preset veryfast -crf 23 /tmp/ffmpeg-$size.mp4
     echo "ffmpeg transcode $size: $(python3 -c "print('%.1f' % (600 / ($(date +%s.%N) - $start)))") fps"
   done
+  if [[ ${SWEEP:-0} == 1 ]]; then
+    # Does x264 use more than its own thread choice? sink.threads at each size.
+    for size in 4k 1080p; do
+      scale=""; [[ $size == 1080p ]] && scale="--set sink.width=1920"
+      for threads in 16 32 48; do
+        $VIDPIPE_BIN run --config config/default.yaml $model --set input.loop=true --set input.max_frames=600 \
+          --set metrics.live=false --set sink.path=/tmp/sweep.mp4 --report /tmp/sweep.json $scale \
+          --set sink.threads=$threads > /dev/null 2>&1
+        python3 -c "import json; j=json.load(open('/tmp/sweep.json')); print('$size sink.threads=$threads: %.1f fps' % j['fps'])"
+      done
+    done
+  fi
   python3 -c "import json; a=json.load(open('/tmp/encode-4k.json')); b=json.load(open('/tmp/encode-1080p.json'))
 print('vidpipe encode 4K out: %.1f fps (%s); 1080p out: %.1f fps (%s); ratio %.2fx' % (a['fps'], a['bottleneck']['stage'], b['fps'], b['bottleneck']['stage'], b['fps']/a['fps']))"
 fi
