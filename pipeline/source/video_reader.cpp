@@ -358,9 +358,10 @@ bool VideoReader::receive_into(AVFrame* out) {
 AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
   if (matches_layout(*decoded, layout_, *pool_)) return decoded;
   if (decoded->width != layout_.width || decoded->height != layout_.height)
-    throw InputError("'" + options_.uri + "': frame " + std::to_string(next_index_) + " changes size to " +
-                     std::to_string(decoded->width) + "x" + std::to_string(decoded->height) +
-                     " (mid-stream resolution changes are not supported)");
+    throw InputError(fmt::format("'{}': frame {} changes size from {}x{} to {}x{} (mid-stream size changes are "
+                                 "not supported: the frames before it are kept)",
+                                 options_.uri, next_index_, layout_.width, layout_.height, decoded->width,
+                                 decoded->height));
   AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
   if (!buf) {
     if (stop_) return nullptr;
@@ -398,8 +399,10 @@ AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
     throw InputError(fmt::format("'{}': frame {}: NVDEC delivers {} (not 8-bit 4:2:0); use reader.decoder: cpu",
                                  options_.uri, next_index_, av_get_pix_fmt_name(frames->sw_format)));
   if (decoded->width != layout_.width || decoded->height != layout_.height)
-    throw InputError(fmt::format("'{}': frame {} changes size to {}x{} (mid-stream resolution changes are not "
-                                 "supported)", options_.uri, next_index_, decoded->width, decoded->height));
+    throw InputError(fmt::format("'{}': frame {} changes size from {}x{} to {}x{} (mid-stream size changes are "
+                                 "not supported: the frames before it are kept)",
+                                 options_.uri, next_index_, layout_.width, layout_.height, decoded->width,
+                                 decoded->height));
   nvdec_->wait_frame();
   return decoded;
 }

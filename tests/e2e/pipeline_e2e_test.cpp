@@ -192,6 +192,27 @@ TEST(PipelineE2E, OddSizesAreEncodedWithoutTheirLastColumnAndRow) {
   }
 }
 
+// A stream that changes size mid-way (two MPEG-TS clips of different sizes, concatenated):
+// the run stops with one line naming the frame and both sizes, exit 3, and the output holds
+// the frames before the change, finalised and playable.
+TEST(PipelineE2E, ASizeChangeStopsWithOneLineAndKeepsTheFramesBefore) {
+  const std::string dir = test::scratch_dir();
+  for (const char* size : {"320x240", "256x144"})
+    ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=" + std::string(size) +
+                                ":rate=25 -frames:v 15 -c:v libx264 -pix_fmt yuv420p -f mpegts " + dir + "/part-" +
+                                size + ".ts"),
+              0);
+  ASSERT_EQ(test::run_command("cat " + dir + "/part-320x240.ts " + dir + "/part-256x144.ts > " + dir + "/sizes.ts"), 0);
+  const std::string out = dir + "/sizes-out.mp4";
+  const CommandResult r = vidpipe("run --set device=cpu --input " + dir + "/sizes.ts --set sink.path=" + out +
+                                  " --set gpu.inference=false --set metrics.report=");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("frame 15 changes size from 320x240 to 256x144"), std::string::npos) << r.output;
+  const test::DecodedVideo kept = test::decode_all(out);
+  EXPECT_EQ(kept.width, 320);
+  EXPECT_EQ(kept.frames.size(), 15u);
+}
+
 // input.preload: the first N frames decoded once and replayed in order, in every copy mode;
 // the output holds frame k % N of the source at position k (testsrc2 moves every frame, so
 // a wrong or repeated frame matches a neighbour, not itself).
