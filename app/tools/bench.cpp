@@ -89,10 +89,8 @@ void add_forecast(BenchRow& r, const BenchRow* sync_pinned, const std::optional<
     const BenchLimits::Forecast f = limits->forecast(streams, batch, sink_ms);
     r.predicted_fps = f.fps;
     r.predicted_bound = f.bound;
-    const auto stage = limits->stage_fps.find({streams, batch});
-    double lower = limits->link_both_fps > 0 ? limits->link_both_fps : 0;
-    if (stage != limits->stage_fps.end()) lower = lower > 0 ? std::min(lower, stage->second) : stage->second;
-    if (lower > 0) r.limit_share = r.result.summary.fps / lower;
+    const double lowest = limits->lowest(streams, batch);
+    if (lowest > 0) r.limit_share = r.result.summary.fps / lowest;
   } else if (sync_pinned) {
     const Prediction p = predict_async(sync_pinned->result.summary, streams);
     r.predicted_fps = p.fps;
@@ -202,7 +200,7 @@ std::string ladder_findings(const BenchLadder& l) {
   for (const BenchRow& r : l.rows)
     if (r.ok() && r.limit_share > 0 && (!best || r.result.summary.fps > best->result.summary.fps)) best = &r;
   if (best)
-    t += fmt::format("  best async rung ({}): {:.1f} fps, {:.0f}% of the lower of the link and stage limits\n",
+    t += fmt::format("  best async rung ({}): {:.1f} fps, {:.0f}% of the lowest limit measured\n",
                      best->mode, best->result.summary.fps, 100 * best->limit_share);
   for (const BenchRow& r : l.rows)
     if (r.ok() && r.result.summary.bottleneck.stage == "decode" && l.limits->decoder_fps > 0)

@@ -24,7 +24,7 @@ struct BenchRow {
   double speedup_over_previous = 0;  // fps over the rung below that ran
   double predicted_fps = 0;        // async rungs: forecast from the ladder's limits
   std::string predicted_bound;     // the limit the forecast says binds
-  double limit_share = 0;          // async rungs: fps over the lower of the link and stage limits
+  double limit_share = 0;          // async rungs: fps over the lowest limit (decoder, link, stage)
   bool ok() const { return error.empty(); }
 };
 

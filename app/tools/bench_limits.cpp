@@ -196,6 +196,18 @@ BenchLimits::Forecast BenchLimits::forecast(int streams, int batch, double sink_
   return *std::min_element(limits.begin(), limits.end(), [](const auto& a, const auto& b) { return a.fps < b.fps; });
 }
 
+double BenchLimits::lowest(int streams, int batch) const {
+  double low = 0;
+  auto take = [&](double v) {
+    if (v > 0) low = low > 0 ? std::min(low, v) : v;
+  };
+  take(decoder_fps);
+  take(link_both_fps);
+  const auto stage = stage_fps.find({streams, batch});
+  if (stage != stage_fps.end()) take(stage->second);
+  return low;
+}
+
 nlohmann::json BenchLimits::json() const {
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& [key, fps] : stage_fps) stages.push_back({{"streams", key.first}, {"batch", key.second}, {"fps", fps}});

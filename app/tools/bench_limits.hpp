@@ -34,6 +34,9 @@ struct BenchLimits {
     std::string bound;
   };
   Forecast forecast(int streams, int batch, double sink_ms) const;
+  // The lowest of the decoder alone, the link both ways and the stage alone at this shape
+  // (those measured); 0 if none was.
+  double lowest(int streams, int batch) const;
   nlohmann::json json() const;
   std::string table() const;
 };

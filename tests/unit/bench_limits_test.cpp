@@ -58,6 +58,15 @@ TEST(BenchForecast, SlowKernelsAreTheBound) {
   EXPECT_LE(l.forecast(4, 1, 0).fps, 1000);
 }
 
+TEST(BenchLimits, TheLowestLimitIsTheLowestMeasured) {
+  BenchLimits l = h200_like();
+  EXPECT_DOUBLE_EQ(l.lowest(4, 4), 3900) << "the link both ways, under the stage's 9000";
+  EXPECT_DOUBLE_EQ(l.lowest(3, 1), 3900) << "no stage figure for 3 streams: the link alone";
+  l.decoder_fps = 400;
+  EXPECT_DOUBLE_EQ(l.lowest(4, 4), 400);
+  EXPECT_DOUBLE_EQ(BenchLimits{}.lowest(1, 1), 0) << "nothing measured";
+}
+
 TEST(BenchForecast, WithoutADeviceTheStageAloneBinds) {
   BenchLimits l;
   l.stage_fps = {{{1, 1}, 6.0}, {{2, 1}, 7.0}};
