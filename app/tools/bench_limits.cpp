@@ -22,7 +22,9 @@ namespace {
 ReaderOptions reader_options(const Config& c, HostMemory memory, int preload) {
   ReaderOptions ro{input_uris(c).front(), c.input, c.reader, memory};
   ro.input.preload = preload;
-  ro.input.loop = preload == 0 && c.input.loop;  // the decoder as long as the rungs run it
+  // The decoder loops as the rungs do; preloaded frames are replayed, so a clip shorter than
+  // a batch still fills one.
+  ro.input.loop = preload > 0 || c.input.loop;
   ro.input.realtime = false;
   ro.in_flight = 8;
   ro.cuda_device = c.gpu.device;

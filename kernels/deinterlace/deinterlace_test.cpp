@@ -4,14 +4,13 @@
 #include <vector>
 
 #include "deinterlace/deinterlace_ref.hpp"
+#include "frame_pixels.hpp"
 #include "memory/frame_layout.hpp"
 
 namespace vidpipe {
 namespace {
 
-std::uint8_t& luma(std::vector<std::uint8_t>& f, const YuvLayout& l, int x, int y) {
-  return f[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
-}
+using test::luma;
 
 // Rows alternate between the two fields: even rows 10*y, odd rows 200 (a comb).
 std::vector<std::uint8_t> combed(const YuvLayout& l) {

@@ -3,15 +3,14 @@
 
 #include <vector>
 
+#include "frame_pixels.hpp"
 #include "memory/frame_layout.hpp"
 #include "rotate/rotate_yuv_ref.hpp"
 
 namespace vidpipe {
 namespace {
 
-std::uint8_t& luma(std::vector<std::uint8_t>& f, const YuvLayout& l, int x, int y) {
-  return f[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
-}
+using test::luma;
 
 // A 4x2 picture with every luma value different:  1 2 3 4
 //                                                   5 6 7 8

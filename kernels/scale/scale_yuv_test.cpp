@@ -3,15 +3,14 @@
 
 #include <vector>
 
+#include "frame_pixels.hpp"
 #include "memory/frame_layout.hpp"
 #include "scale/scale_yuv_ref.hpp"
 
 namespace vidpipe {
 namespace {
 
-std::uint8_t& luma(std::vector<std::uint8_t>& f, const YuvLayout& l, int x, int y) {
-  return f[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
-}
+using test::luma;
 
 TEST(ReferenceScaleYuv, HalvingIsTheMeanOfEach2x2Block) {
   for (const bool nv12 : {false, true}) {

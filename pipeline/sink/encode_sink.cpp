@@ -92,7 +92,7 @@ class EncodeSink final : public Sink {
                 "'" + o_.path + "': encoding frame " + std::to_string(out.index));
     drain();
     video_end_s_ = std::max(video_end_s_, out.stream_s + 1 / (out_.fps > 0 ? out_.fps : 30.0));
-    if (audio_) audio_->write_until(out.stream_s);
+    with_audio([&] { audio_->write_until(out.stream_s); });
   }
 
   void finish() override {
@@ -100,7 +100,7 @@ class EncodeSink final : public Sink {
     open_ = false;
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
     drain();
-    if (audio_) audio_->finish(video_end_s_);
+    with_audio([&] { audio_->finish(video_end_s_); });
     AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + o_.path + "': cannot finalise");
     AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + o_.path + "': cannot close");
     if (streaming_) {
@@ -167,6 +167,18 @@ class EncodeSink final : public Sink {
     } catch (const OutputError& e) {
       throw OutputError("'" + o_.path + "': cannot carry the input's audio (" + e.what() +
                         "); sink.audio: none writes the video alone");
+    }
+  }
+
+  // The audio must never cost the video: a failure ends the audio alone, with one line.
+  template <class Step>
+  void with_audio(Step step) {
+    if (!audio_) return;
+    try {
+      step();
+    } catch (const std::exception& e) {
+      spdlog::error("'{}': the audio stops here, the video goes on: {}", o_.path, e.what());
+      audio_.reset();
     }
   }
 
