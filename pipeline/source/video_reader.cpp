@@ -328,7 +328,10 @@ bool VideoReader::feed_decoder() {
 bool VideoReader::receive_into(AVFrame* out) {
   while (!stop_) {
     const int ret = avcodec_receive_frame(decoder_.get(), out);
-    if (ret == 0) return true;
+    if (ret == 0) {
+      ++frames_this_pass_;
+      return true;
+    }
     if (pool_exhausted_)
       throw InputError("'" + options_.uri + "': frame pool exhausted (" +
                        std::to_string(pool_->capacity()) +
@@ -341,6 +344,11 @@ bool VideoReader::receive_into(AVFrame* out) {
         continue;
       }
       if (!input_done_ && options_.input.loop) {  // drained for a loop restart
+        // A pass that gave no frame would give none the next time either: an endless spin.
+        if (frames_this_pass_ == 0)
+          throw InputError(fmt::format("'{}': a whole pass of input.loop decoded no frame ({} decode errors)",
+                                       options_.uri, decode_errors_));
+        frames_this_pass_ = 0;
         avcodec_flush_buffers(decoder_.get());
         continue;
       }

@@ -136,6 +136,7 @@ class VideoReader {
   bool flushed_ = false;
   std::int64_t next_index_ = 0;
   std::int64_t packets_this_pass_ = 0;
+  std::int64_t frames_this_pass_ = 0;  // input.loop: a pass that decodes nothing ends the run
   std::int64_t decode_errors_ = 0;
   std::int64_t converted_frames_ = 0;
   double clock_origin_ = 0.0;

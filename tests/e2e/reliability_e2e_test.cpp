@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -55,6 +56,18 @@ TEST(ReliabilityE2E, AudioOnlyFile) {
   if (test::run_command("ffmpeg -loglevel error -y -f lavfi -i sine=d=1 '" + scratch("tone.wav") + "' 2>/dev/null") != 0)
     GTEST_SKIP() << "this ffmpeg cannot make an audio file (no sine source or wav muxer)";
   expect_input_error(scratch("tone.wav"), "no video stream");
+}
+
+// Packets, but no frame ever decodes (every IDR slice removed): looping it must not spin.
+TEST(ReliabilityE2E, ALoopThatDecodesNothingEnds) {
+  const std::string file = scratch("no-idr.mp4");
+  if (test::run_command("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 30 "
+                        "-c:v libx264 -pix_fmt yuv420p -bsf:v filter_units=remove_types=5 " + file) != 0)
+    GTEST_SKIP() << "this ffmpeg cannot drop NAL units (filter_units)";
+  const auto r = vidpipe("run --input " + file + " --set input.loop=true --set sink.kind=null --set gpu.inference=false");
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("a whole pass of input.loop decoded no frame"), std::string::npos) << r.output;
+  EXPECT_LT(std::count(r.output.begin(), r.output.end(), '\n'), 40) << "it spun:\n" << r.output.substr(0, 2000);
 }
 
 TEST(ReliabilityE2E, TruncatedStreamDecodesWhatIsThere) {
