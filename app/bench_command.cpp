@@ -7,7 +7,7 @@
 namespace vidpipe {
 
 int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop) {
-  const Config config = load_run_config(args);
+  const Config config = load_checked_config(args, true);
   const BenchOutcome outcome = run_bench(config, stop);
   std::cout << (brief ? bench_brief(outcome) : bench_table(outcome) + "\n" + bench_brief(outcome));
   if (!config.bench.json.empty()) {

@@ -18,6 +18,8 @@ struct RunArgs {
 void add_run_options(CLI::App& cmd, RunArgs& args);
 struct Config;
 Config load_run_config(const RunArgs& args);
+// The same, refused (ConfigError) when an output of the run or bench would land on an input.
+Config load_checked_config(const RunArgs& args, bool bench);
 int run_command(const RunArgs& args, const std::atomic<bool>* stop);
 
 // bench takes the run options (config, --set, --input, --trace) and runs every mode.

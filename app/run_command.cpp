@@ -4,6 +4,7 @@
 
 #include "commands.hpp"
 #include "config/config.hpp"
+#include "config/output_guard.hpp"
 #include "run/pipeline.hpp"
 #include "metrics/report.hpp"
 
@@ -25,8 +26,14 @@ Config load_run_config(const RunArgs& args) {
   return load_config(args.config_path, overrides);
 }
 
+Config load_checked_config(const RunArgs& args, bool bench) {
+  Config config = load_run_config(args);
+  refuse_outputs_onto_inputs(config, bench);
+  return config;
+}
+
 int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
-  const Config config = load_run_config(args);
+  const Config config = load_checked_config(args, false);
   const RunResult result = run_pipeline(config, stop);
   std::cout << summary_text(result.mode, result.device, result.summary);
   if (result.prediction.fps > 0)

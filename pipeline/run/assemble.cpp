@@ -43,20 +43,6 @@ Config as_run(const Config& config, bool on_gpu) {
   return c;
 }
 
-// With several inputs each gets its own output: files get "-<input>" before the
-// extension, stream URLs the next ports.
-std::string sink_path_for(const std::string& path, int input, int inputs) {
-  if (inputs == 1 || path.empty()) return path;
-  if (path.find("://") != std::string::npos) {
-    const auto colon = path.rfind(':');
-    const auto end = path.find_first_of("/?", colon);
-    const int port = std::stoi(path.substr(colon + 1, end - colon - 1));
-    return path.substr(0, colon + 1) + std::to_string(port + input) + (end == std::string::npos ? "" : path.substr(end));
-  }
-  const std::filesystem::path p(path);
-  return (p.parent_path() / (p.stem().string() + "-" + std::to_string(input) + p.extension().string())).string();
-}
-
 std::size_t queue_frames(const Config& c, int batch, int inputs) {
   return c.input.queue_frames > 0 ? c.input.queue_frames : static_cast<std::size_t>(2 * batch * inputs);
 }

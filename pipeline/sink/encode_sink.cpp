@@ -1,6 +1,6 @@
 // sink.kind encode: frames encoded with FFmpeg to a file, and the encoder behind the
 // stream sink (stream_sink.cpp), which sends MPEG-TS to a
-// udp:// or tcp:// URL. A file is written as <path>.part and renamed when finished,
+// udp:// or tcp:// URL. A file is written as <path>.<pid>.part and renamed when finished,
 // so a half-written file never sits under the final name; on an error or an
 // interrupt finish() still runs (destructor), so what reached the sink is always a
 // playable file. A stream is tuned for a viewer: no lookahead, a keyframe a second.
@@ -37,7 +37,7 @@ using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
 class EncodeSink final : public Sink {
  public:
   EncodeSink(const SinkOptions& options, bool streaming)
-      : o_(options.config), out_(options), streaming_(streaming), temp_path_(streaming_ ? o_.path : o_.path + ".part"),
+      : o_(options.config), out_(options), streaming_(streaming), temp_path_(streaming_ ? o_.path : temporary_path_for(o_.path)),
         packet_(make_packet()) {
     const SinkConfig& o = o_;
     const AVOutputFormat* format =
@@ -108,6 +108,11 @@ class EncodeSink final : public Sink {
       return;
     }
     std::error_code ec;
+    // Two runs may write the same output: each under its own temporary name, and the later
+    // one to finish says that it replaces what the other left.
+    const auto existing = std::filesystem::last_write_time(o_.path, ec);
+    if (!ec && existing > started_)
+      spdlog::warn("'{}' was written by another run while this one ran; replacing it with this run's", o_.path);
     std::filesystem::rename(temp_path_, o_.path, ec);
     if (ec) throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
     spdlog::info("wrote {} ({} frames, {})", o_.path, frames_, encoder_->codec->name);
@@ -234,6 +239,7 @@ class EncodeSink final : public Sink {
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
   std::int64_t frames_ = 0;
   bool open_ = false;
+  std::filesystem::file_time_type started_ = std::filesystem::file_time_type::clock::now();
 };
 
 }  // namespace

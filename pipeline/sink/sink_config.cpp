@@ -2,6 +2,11 @@
 
 #include "config/keys.hpp"
 
+#include <unistd.h>
+
+#include <filesystem>
+#include <string>
+
 namespace vidpipe {
 
 void declare_keys(Keys<SinkConfig>& k) {
@@ -40,6 +45,24 @@ void declare_keys(Keys<SinkConfig>& k) {
   k.integer("height", &SinkConfig::height, 0, 16384,
             "output height; 0 keeps the input's (or follows `sink.width` at the input's aspect). Rounded down "
             "to even.");
+}
+
+std::string sink_path_for(const std::string& path, int input, int inputs) {
+  if (inputs == 1 || path.empty()) return path;
+  if (path.find("://") != std::string::npos) {
+    const auto colon = path.rfind(':');
+    const auto end = path.find_first_of("/?", colon);
+    const int port = std::stoi(path.substr(colon + 1, end - colon - 1));
+    return path.substr(0, colon + 1) + std::to_string(port + input) + (end == std::string::npos ? "" : path.substr(end));
+  }
+  const std::filesystem::path p(path);
+  return (p.parent_path() / (p.stem().string() + "-" + std::to_string(input) + p.extension().string())).string();
+}
+
+std::string temporary_path_for(const std::string& path) {
+  // The pid keeps two runs writing the same output apart, and a killed run's leftover
+  // from being taken for this one's.
+  return path + "." + std::to_string(getpid()) + ".part";
 }
 
 }  // namespace vidpipe

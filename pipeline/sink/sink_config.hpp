@@ -26,4 +26,10 @@ struct SinkConfig {
 
 void declare_keys(Keys<SinkConfig>& keys);
 
+// With several inputs each gets its own output: files get "-<input>" before the
+// extension, stream URLs the next ports.
+std::string sink_path_for(const std::string& path, int input, int inputs);
+// The name a file sink writes under until it is finished (unique to this process).
+std::string temporary_path_for(const std::string& path);
+
 }  // namespace vidpipe

@@ -57,7 +57,7 @@ TEST(GpuFaultE2E, DeviceFaultMidRunIsOneLineAndKeepsEveryFinishedFrame) {
   EXPECT_EQ(r.output.find("terminate called"), std::string::npos) << r.output;
 
   ASSERT_TRUE(std::filesystem::exists(out)) << "output not finalised under its name:\n" << r.output;
-  EXPECT_FALSE(std::filesystem::exists(out + ".part"));
+  EXPECT_FALSE(test::temporary_left(out));
   const auto j = read_json(report);
   EXPECT_NE(j.at("error").get<std::string>().find("cudaErrorLaunchFailure"), std::string::npos);
   const auto reached = j.at("frames").get<std::size_t>();
@@ -80,7 +80,7 @@ TEST(GpuFaultE2E, PoolTooBigForTheDeviceIsOneLine) {
   EXPECT_NE(errors[0].find("not enough GPU memory for 64 slots of batch 64"), std::string::npos) << errors[0];
   EXPECT_NE(errors[0].find("lower copy.streams or copy.batch_size"), std::string::npos) << errors[0];
   EXPECT_FALSE(std::filesystem::exists(out));
-  EXPECT_FALSE(std::filesystem::exists(out + ".part"));
+  EXPECT_FALSE(test::temporary_left(out));
 }
 
 }  // namespace

@@ -158,7 +158,7 @@ TEST(LiveE2E, ReconnectsWhenTheSenderComesBackThenGivesUpWithTheError) {
   const int frames = r.report.at("frames");
   EXPECT_GT(r.report.at("inputs").at(0).at("frames_decoded").get<int>(), 45) << r.log;
   EXPECT_EQ(test::decode_all(out).frames.size(), static_cast<std::size_t>(frames));
-  EXPECT_FALSE(std::filesystem::exists(out + ".part"));
+  EXPECT_FALSE(test::temporary_left(out));
 }
 
 TEST(LiveE2E, StreamSinkSendsMpegTsAViewerCanRecord) {

@@ -35,7 +35,7 @@ std::string run_mode(const std::string& name, const std::string& sets) {
                         " --set metrics.warmup_frames=5 --set overlay.hud=false --set overlay.boxes=false --set sink.threads=1 " +
                         sets);
   EXPECT_EQ(r.code, 0) << r.output;
-  EXPECT_FALSE(std::filesystem::exists(out + ".part")) << "temporary output left behind";
+  EXPECT_FALSE(test::temporary_left(out)) << "temporary output left behind";
 
   const test::DecodedVideo source = test::decode_all(clip());
   const test::DecodedVideo result = test::decode_all(out);

@@ -145,7 +145,7 @@ void interrupt_run(int signal_number) {
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);
   ASSERT_TRUE(std::filesystem::exists(out)) << "output not finalised under its name";
-  EXPECT_FALSE(std::filesystem::exists(out + ".part"));
+  EXPECT_FALSE(test::temporary_left(out));
   const auto j = read_json(report);
   const auto frames = test::decode_all(out).frames.size();
   EXPECT_GT(frames, 0u);

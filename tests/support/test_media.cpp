@@ -127,6 +127,17 @@ std::vector<std::int16_t> audio_samples(const std::string& path, int rate) {
   return samples;
 }
 
+bool temporary_left(const std::string& out) {
+  const std::filesystem::path p(out);
+  const std::string stem = p.filename().string() + ".";
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(p.parent_path().empty() ? "." : p.parent_path(), ec)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) == 0 && name.size() > 5 && name.compare(name.size() - 5, 5, ".part") == 0) return true;
+  }
+  return false;
+}
+
 std::string source_dir() {
   const char* env = std::getenv("VIDPIPE_SOURCE_DIR");
   return env ? env : VIDPIPE_SOURCE_DIR;

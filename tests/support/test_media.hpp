@@ -51,6 +51,9 @@ std::vector<StreamInfo> streams_of(const std::string& path);
 // The first audio stream decoded to mono 16-bit samples at `rate` Hz.
 std::vector<std::int16_t> audio_samples(const std::string& path, int rate);
 
+// Whether a sink's temporary file (<out>.part or <out>.<pid>.part) is left beside `out`.
+bool temporary_left(const std::string& out);
+
 // The repository root: $VIDPIPE_SOURCE_DIR when set (tests run from a copied
 // checkout on the GPU machine), else where this build came from.
 std::string source_dir();

@@ -1,0 +1,74 @@
+// What a run writes never lands on what it reads, and two runs writing one output do not
+// mix: each writes its own temporary file (<out>.<pid>.part), the later rename says it
+// replaces the other's, and a leftover from a killed run is never taken for one's own.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include "cli_runner.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+std::string bytes_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), {});
+}
+
+std::string clip() { return test::make_clip("safety.mp4", 160, 120, 20, "-c:v libx264 -pix_fmt yuv420p"); }
+
+TEST(OutputSafetyE2E, AnOutputThatIsAnInputIsRefusedAndTheInputUntouched) {
+  const std::string dir = test::scratch_dir() + "/same";
+  std::filesystem::create_directories(dir);
+  const std::string input = dir + "/same.mp4";
+  std::filesystem::copy_file(clip(), input, std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::remove(dir + "/link.mp4");
+  std::filesystem::create_symlink(input, dir + "/link.mp4");
+  const std::string original = bytes_of(input);
+  const std::string base = "--input " + input + " --set device=cpu --set gpu.inference=false ";
+  for (const auto& [key, args] : std::vector<std::pair<std::string, std::string>>{
+           {"sink.path", "run " + base + "--set sink.path=" + dir + "/./same.mp4 --set metrics.report="},
+           {"sink.path", "run " + base + "--set sink.path=" + dir + "/link.mp4 --set metrics.report="},
+           {"metrics.report", "run " + base + "--set sink.kind=null --report " + dir + "/../same/same.mp4"},
+           {"metrics.trace", "run " + base + "--set sink.kind=null --set metrics.report= --trace " + input},
+           {"bench.json", "bench " + base + "--set bench.json=" + dir + "/link.mp4 --set bench.chart="},
+           {"bench.chart", "bench " + base + "--set bench.json= --set bench.chart=" + input}}) {
+    const test::CommandResult r = test::vidpipe(args);
+    EXPECT_EQ(r.code, 2) << key << "\n" << r.output;
+    EXPECT_NE(r.output.find(key + ": '"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("is the input '" + input + "' itself"), std::string::npos) << r.output;
+    EXPECT_EQ(bytes_of(input), original) << key << ": the input was touched";
+    EXPECT_FALSE(test::temporary_left(input)) << key;
+  }
+}
+
+TEST(OutputSafetyE2E, TwoRunsOnOneOutputDoNotMixAndALeftoverIsNotTaken) {
+  const std::string dir = test::scratch_dir() + "/two";
+  std::filesystem::create_directories(dir);
+  const std::string out = dir + "/out.mp4";
+  // Leftovers of killed runs, under the old name and under another pid.
+  std::ofstream(out + ".part") << "stale";
+  std::ofstream(out + ".999999999.part") << "stale";
+  const std::string run = test::vidpipe_command_line("run --input " + clip() + " --set device=cpu --set gpu.inference="
+                                                     "false --set overlay.hud=false --set metrics.report= --set sink.path=" + out);
+  ASSERT_EQ(test::run_command("(" + run + " > " + dir + "/a.log 2>&1; echo $? > " + dir + "/a.rc) & (" + run + " > " +
+                              dir + "/b.log 2>&1; echo $? > " + dir + "/b.rc) & wait"),
+            0);
+  EXPECT_EQ(bytes_of(dir + "/a.rc"), "0\n") << bytes_of(dir + "/a.log");
+  EXPECT_EQ(bytes_of(dir + "/b.rc"), "0\n") << bytes_of(dir + "/b.log");
+  // One run's whole video, not a mix: every frame decodes and matches the source.
+  const test::DecodedVideo source = test::decode_all(clip()), got = test::decode_all(out);
+  ASSERT_EQ(got.frames.size(), source.frames.size());
+  for (std::size_t i = 0; i < got.frames.size(); ++i) EXPECT_GT(test::psnr(got.frames[i], source.frames[i]), 30.0) << i;
+  EXPECT_EQ(bytes_of(out + ".part"), "stale");
+  EXPECT_EQ(bytes_of(out + ".999999999.part"), "stale");
+  std::filesystem::remove(out + ".part");
+  std::filesystem::remove(out + ".999999999.part");
+  EXPECT_FALSE(test::temporary_left(out)) << "a run left its temporary file";
+}
+
+}  // namespace
+}  // namespace vidpipe
