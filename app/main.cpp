@@ -67,6 +67,9 @@ int main(int argc, char** argv) {
   av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR);
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  // `vidpipe run ... | head` closes the pipe early: the run must still finish its output and
+  // report, so a write to a closed stdout/stderr fails quietly instead of killing it.
+  std::signal(SIGPIPE, SIG_IGN);
   try {
     if (*run) return vidpipe::run_command(run_args, &stop_requested);
     if (*config_doc) {

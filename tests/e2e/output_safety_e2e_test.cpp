@@ -70,5 +70,23 @@ TEST(OutputSafetyE2E, TwoRunsOnOneOutputDoNotMixAndALeftoverIsNotTaken) {
   EXPECT_FALSE(test::temporary_left(out)) << "a run left its temporary file";
 }
 
+// `vidpipe run ... | head -n 1`: the reader of the logs goes away at once; the run still
+// finishes, exits 0, and leaves a whole video and its report.
+TEST(OutputSafetyE2E, AClosedPipeDoesNotLoseTheOutput) {
+  const std::string dir = test::scratch_dir() + "/pipe";
+  std::filesystem::create_directories(dir);
+  const std::string out = dir + "/out.mp4", report = dir + "/report.json";
+  const std::string run = test::vidpipe_command_line("run --input " + clip() + " --set device=cpu --set gpu.inference="
+                                                     "false --set metrics.live=true --report " + report +
+                                                     " --set sink.path=" + out);
+  ASSERT_EQ(test::run_command("bash -c '" + run + " 2>&1 | head -n 1 > /dev/null; echo ${PIPESTATUS[0]} > " + dir +
+                              "/rc'"),
+            0);
+  EXPECT_EQ(bytes_of(dir + "/rc"), "0\n");
+  EXPECT_EQ(test::decode_all(out).frames.size(), 20u);
+  EXPECT_EQ(test::read_json(report).at("frames"), 20);
+  EXPECT_FALSE(test::temporary_left(out));
+}
+
 }  // namespace
 }  // namespace vidpipe
