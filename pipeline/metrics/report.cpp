@@ -1,7 +1,11 @@
 #include "metrics/report.hpp"
+#include "sink/sink_config.hpp"
 
 #include <fmt/format.h>
 
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include "base/errors.hpp"
@@ -78,14 +82,22 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
 }
 
 void write_report(const nlohmann::json& report, const std::string& path) {
-  const std::string temp = path + ".part";
+  const std::string temp = temporary_path_for(path);
+  // Paths are bytes, not always UTF-8 (a file named in Latin-1): such bytes become U+FFFD in
+  // the JSON rather than losing the whole report.
+  const std::string text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  auto fail = [&](int error) {
+    std::filesystem::remove(temp);
+    return OutputError("cannot write report '" + path + "': " + std::strerror(error));
+  };
   {
     std::ofstream out(temp);
-    if (!out) throw OutputError("cannot write report '" + path + "'");
-    out << report.dump(2) << "\n";
-    if (!out) throw OutputError("cannot write report '" + path + "'");
+    if (!out) throw fail(errno);
+    out << text;
+    out.flush();
+    if (!out) throw fail(errno ? errno : EIO);
   }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) throw OutputError("cannot write report '" + path + "'");
+  if (std::rename(temp.c_str(), path.c_str()) != 0) throw fail(errno);
 }
 
 std::string summary_text(const std::string& mode, const std::string& device, const Summary& s) {

@@ -7,6 +7,7 @@
 
 #include <thread>
 
+#include "base/errors.hpp"
 #include "metrics/report.hpp"
 #include "run/parts.hpp"
 
@@ -83,6 +84,19 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
   return inputs;
 }
 
+// A file that ran to its end without one decodable frame is an input error, not a
+// successful run with an empty output.
+std::exception_ptr no_frame_error(const PipelineParts& p) {
+  if (p.stopping()) return nullptr;
+  for (int i = 0; i < p.sources->count(); ++i) {
+    const VideoReader& reader = p.sources->reader(i);
+    if (p.sources->decoded(i) == 0 && !p.sources->live(i))
+      return std::make_exception_ptr(InputError(fmt::format("'{}': no frame could be decoded ({} decode errors)",
+                                                            reader.info().uri, reader.decode_errors())));
+  }
+  return nullptr;
+}
+
 RunResult gather(PipelineParts& p, std::exception_ptr error) {
   const int n = p.sources->count();
   RunResult result;
@@ -135,6 +149,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
                parts->sinks.front()->describe(),
                n > 1 ? fmt::format(" (and {} more, one per input)", n - 1) : "");
   std::exception_ptr error = drive(*parts);
+  if (!error) error = no_frame_error(*parts);
   finish_sinks(*parts, error);
   return gather(*parts, error);
 }

@@ -103,6 +103,12 @@ class EncodeSink final : public Sink {
     with_audio([&] { audio_->finish(video_end_s_); });
     AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + o_.path + "': cannot finalise");
     AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + o_.path + "': cannot close");
+    if (frames_ == 0 && !streaming_) {
+      // A file with no frame in it plays nothing: nothing is left under the output's name.
+      std::filesystem::remove(temp_path_);
+      spdlog::warn("'{}' not written: no frame reached it", o_.path);
+      return;
+    }
     if (streaming_) {
       spdlog::info("streamed {} frames to {} ({})", frames_, o_.path, encoder_->codec->name);
       return;

@@ -12,6 +12,8 @@
 #include <random>
 #include <regex>
 
+#include <nlohmann/json.hpp>
+
 #include "background.hpp"
 #include "cli_runner.hpp"
 #include "test_media.hpp"
@@ -68,6 +70,35 @@ TEST(ReliabilityE2E, ALoopThatDecodesNothingEnds) {
   EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("a whole pass of input.loop decoded no frame"), std::string::npos) << r.output;
   EXPECT_LT(std::count(r.output.begin(), r.output.end(), '\n'), 40) << "it spun:\n" << r.output.substr(0, 2000);
+}
+
+// Every packet there but none decodes: exit 3 with one line, and no stream-less file left.
+TEST(ReliabilityE2E, AFileThatDecodesToNoFrameIsAnInputError) {
+  const std::string file = scratch("no-idr-once.mp4"), out = scratch("zero-frames.mp4");
+  if (test::run_command("ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=320x240:rate=25 -frames:v 30 "
+                        "-c:v libx264 -pix_fmt yuv420p -bsf:v filter_units=remove_types=5 " + file) != 0)
+    GTEST_SKIP() << "this ffmpeg cannot drop NAL units (filter_units)";
+  const auto r = vidpipe("run --input " + file + " --set gpu.inference=false --set metrics.report= --set sink.path=" + out);
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("vidpipe: input error: '" + file + "': no frame could be decoded"), std::string::npos)
+      << r.output;
+  EXPECT_FALSE(std::filesystem::exists(out)) << "a file with no frame in it was left";
+  EXPECT_FALSE(test::temporary_left(out));
+}
+
+// Paths are bytes: an input and an output named in Latin-1 (not UTF-8) still get their
+// video and a valid report, the bytes shown as U+FFFD there.
+TEST(ReliabilityE2E, ANonUtf8PathKeepsTheReport) {
+  const std::string input = scratch("clip-\xff\xfe.mp4"), out = scratch("out-\xe9.mp4"), report = scratch("latin.json");
+  std::filesystem::copy_file(test::make_clip("latin-src.mp4", 160, 120, 10, "-c:v libx264 -pix_fmt yuv420p"), input,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto r = vidpipe("run --input '" + input + "' --set sink.path='" + out + "' --set device=cpu "
+                         "--set gpu.inference=false --report " + report);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(test::decode_all(out).frames.size(), 10u);
+  const nlohmann::json j = read_json(report);
+  EXPECT_EQ(j.at("frames"), 10);
+  EXPECT_NE(j.at("input").at("uri").get<std::string>().find("\xef\xbf\xbd"), std::string::npos) << j.at("input");
 }
 
 TEST(ReliabilityE2E, TruncatedStreamDecodesWhatIsThere) {
