@@ -21,7 +21,8 @@ void declare_keys(Keys<SinkConfig>& k) {
            "pipeline alone).");
   k.text("path", &SinkConfig::path, "path or URL",
          "output file; the container follows the extension (`.mp4`, `.mkv`, `.ts`). Written as "
-         "`<path>.part` and renamed when complete. For `stream`, the URL.");
+         "`<path>.<pid>.part` and renamed when complete; a path that is one of the inputs is refused. For "
+         "`stream`, the URL.");
   k.text("codec", &SinkConfig::codec, "`auto` or an FFmpeg encoder name",
          "`auto` tries `h264_nvenc` and falls back to `libx264` with a note.");
   // The preset goes to x264 as it is: a checked word, not an enum of vidpipe's.
