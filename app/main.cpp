@@ -95,6 +95,9 @@ int main(int argc, char** argv) {
   } catch (const vidpipe::OutputError& e) {
     std::cerr << "vidpipe: output error: " << e.what() << "\n";
     return 3;
+  } catch (const vidpipe::StoppedBeforeStart& e) {
+    std::cerr << "vidpipe: " << e.what() << "\n";
+    return 130;
   } catch (const vidpipe::CudaError& e) {
     std::cerr << "vidpipe: " << e.what() << "\n";
     return 4;

@@ -20,4 +20,10 @@ struct OutputError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// A signal (or q) arrived before the run could start, e.g. while a live input was still
+// connecting. Exit code 130, as for an interrupted run.
+struct StoppedBeforeStart : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace vidpipe

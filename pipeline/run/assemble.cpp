@@ -59,6 +59,7 @@ void open_sources(PipelineParts& p, int slots) {
     ro.in_flight = slots * p.batch_size() + static_cast<int>(queue) + 2;
     ro.live = is_live_uri(uri);
     ro.cuda_device = c.gpu.device;
+    ro.cancel = p.stop;
     readers.push_back(std::make_unique<VideoReader>(ro));
     readers.back()->set_clock_origin(p.origin);
     p.inputs.push_back(readers.back()->info());

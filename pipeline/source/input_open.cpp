@@ -24,7 +24,7 @@ bool IoDeadline::expired() const {
 
 int IoDeadline::check(void* self) {
   auto* d = static_cast<IoDeadline*>(self);
-  if (d->stop_.load()) return 1;
+  if (d->stopped()) return 1;
   if (!d->expired()) return 0;
   d->fired_ = true;
   return 1;

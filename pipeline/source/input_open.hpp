@@ -13,7 +13,11 @@ namespace vidpipe {
 // What FFmpeg's interrupt callback checks: a stop request or a passed deadline.
 class IoDeadline {
  public:
-  explicit IoDeadline(const std::atomic<bool>& stop) : stop_(stop) {}
+  // `cancel` (may be null): a second stop flag, the run's own (a signal), heard while the
+  // reader is still being opened and nobody could call request_stop() yet.
+  explicit IoDeadline(const std::atomic<bool>& stop, const std::atomic<bool>* cancel = nullptr)
+      : stop_(stop), cancel_(cancel) {}
+  bool stopped() const { return stop_.load() || (cancel_ && cancel_->load()); }
   // Blocking I/O that starts now gives up after `seconds` (<= 0: never).
   void arm(double seconds);
   bool expired() const;
@@ -26,6 +30,7 @@ class IoDeadline {
  private:
   static int check(void* self);
   const std::atomic<bool>& stop_;
+  const std::atomic<bool>* cancel_;
   std::atomic<double> deadline_{0.0};
   std::atomic<bool> fired_{false};
 };

@@ -77,11 +77,12 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   try {
     input_ = open_input(options.uri, options.input, deadline_, options.live ? options.timeout_s() : 0);
   } catch (const InputError& e) {
+    if (deadline_.stopped()) throw StoppedBeforeStart("stopped while '" + options.uri + "' was opening");
     // A network sender may start after us; a missing camera or file will not appear.
     if (!options.live || is_camera_uri(options.uri) || options.input.reconnect.attempts == 0) throw;
     spdlog::warn("{}; retrying", e.what());
     input_ = open_with_retries(e.what(), nullptr, nullptr);
-    if (!input_) throw InputError("'" + options.uri + "': stopped before the input opened");
+    if (!input_) throw StoppedBeforeStart("stopped while '" + options.uri + "' was opening");
   }
   const AVCodec* codec = nullptr;
   stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
@@ -207,10 +208,10 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
 AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index) {
   const std::string& uri = options_.uri;
   int backoff_ms = options_.input.reconnect.backoff_ms;
-  for (int attempt = 1; attempt <= options_.input.reconnect.attempts && !stop_; ++attempt) {
+  for (int attempt = 1; attempt <= options_.input.reconnect.attempts && !deadline_.stopped(); ++attempt) {
     const double wake = steady_seconds() + backoff_ms / 1e3;
-    while (!stop_ && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    if (stop_) return nullptr;
+    while (!deadline_.stopped() && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (deadline_.stopped()) return nullptr;
     try {
       AvInputPtr input = open_input(uri, options_.input, deadline_, options_.timeout_s());
       const int index = av_find_best_stream(input.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
@@ -223,11 +224,12 @@ AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLay
       if (stream_index) *stream_index = index;
       return input;
     } catch (const InputError& e) {
+      if (deadline_.stopped()) return nullptr;
       spdlog::warn("'{}': attempt {} of {} failed: {}", uri, attempt, options_.input.reconnect.attempts, e.what());
     }
     backoff_ms = std::min(backoff_ms * 2, max_backoff_ms);
   }
-  if (stop_) return nullptr;
+  if (deadline_.stopped()) return nullptr;
   throw InputError(fmt::format("'{}': {}; gave up after {} reconnect attempts", uri, cause,
                                options_.input.reconnect.attempts));
 }

@@ -39,6 +39,9 @@ struct ReaderOptions {
   // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
   // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
   int nvdec_extra_frames = 0;
+  // The run's stop flag (Ctrl-C, SIGTERM): heard while the input is still opening or
+  // waiting to retry, before the pipeline's watcher exists.
+  const std::atomic<bool>* cancel = nullptr;
   double timeout_s() const { return input.timeout_ms / 1e3; }
 };
 
@@ -143,7 +146,7 @@ class VideoReader {
   double pace_start_ = -1.0;
   std::atomic<bool> stop_{false};
   std::atomic<bool> pool_exhausted_{false};
-  IoDeadline deadline_{stop_};
+  IoDeadline deadline_{stop_, options_.cancel};
   std::unique_ptr<NvdecDecoder> nvdec_;
   bool nvdec_failed_ = false;  // asked for, but FFmpeg could not start it
   AvFramePtr primed_;          // the first NVDEC frame, decoded by confirm_nvdec()

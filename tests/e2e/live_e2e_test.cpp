@@ -4,6 +4,9 @@
 // below the sender's 30 fps, so the drop policy is exercised on any machine.
 #include <gtest/gtest.h>
 
+#include <csignal>
+#include <functional>
+#include <optional>
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -159,6 +162,40 @@ TEST(LiveE2E, ReconnectsWhenTheSenderComesBackThenGivesUpWithTheError) {
   EXPECT_GT(r.report.at("inputs").at(0).at("frames_decoded").get<int>(), 45) << r.log;
   EXPECT_EQ(test::decode_all(out).frames.size(), static_cast<std::size_t>(frames));
   EXPECT_FALSE(test::temporary_left(out));
+}
+
+// One SIGTERM (what docker stop and systemd send) ends the run with 130 at once while a live
+// input is still opening: waiting for a sender that never comes, or backing off between
+// attempts to reach one. The bound of 20 s only tells a hang (minutes here) from an ending.
+void expect_one_signal_ends_it(const std::string& name, const std::string& url, const std::string& sets,
+                               const std::function<bool(const std::string&)>& waiting) {
+  const std::string log = scratch(name + ".log");
+  Background run("exec " + test::vidpipe_command_line("run --input '" + url + "' --set device=cpu --set metrics.report= " +
+                                            "--set sink.path=" + scratch(name + ".mp4") + " " + sets),
+                 log);
+  auto text = [&] {
+    std::ifstream in(log);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  ASSERT_TRUE(test::wait_until([&] { return waiting(text()); }, 60s)) << text();
+  run.send(SIGTERM);
+  const std::optional<int> code = run.wait(20s);
+  ASSERT_TRUE(code) << "one SIGTERM did not end it:\n" << text();
+  EXPECT_EQ(*code, 130) << text();
+  EXPECT_NE(text().find("stopped while '" + url + "' was opening"), std::string::npos) << text();
+}
+
+TEST(LiveE2E, OneSignalEndsARunWaitingForASender) {
+  const int port = test::test_port(7);
+  expect_one_signal_ends_it("signal-listen", "tcp://127.0.0.1:" + std::to_string(port) + "?listen=1",
+                            "--set input.timeout_ms=600000", [&](const std::string&) { return test::tcp_listening(port); });
+}
+
+TEST(LiveE2E, OneSignalEndsARunBackingOffBetweenAttempts) {
+  const int port = test::test_port(8);  // nobody listens: every attempt is refused
+  expect_one_signal_ends_it("signal-backoff", "tcp://127.0.0.1:" + std::to_string(port),
+                            "--set input.reconnect.attempts=100 --set input.reconnect.backoff_ms=4000",
+                            [](const std::string& log) { return log.find("retrying") != std::string::npos; });
 }
 
 TEST(LiveE2E, StreamSinkSendsMpegTsAViewerCanRecord) {

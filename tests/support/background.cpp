@@ -36,6 +36,10 @@ std::optional<int> Background::wait(std::chrono::milliseconds timeout) {
   return std::nullopt;
 }
 
+void Background::send(int signal) {
+  if (pid_ > 0 && !status_) ::kill(pid_, signal);
+}
+
 void Background::kill_now() {
   if (pid_ <= 0 || status_) return;
   ::kill(-pid_, SIGKILL);

@@ -20,6 +20,9 @@ class Background {
   // Exit status once it has ended within `timeout`, else nullopt (still running).
   std::optional<int> wait(std::chrono::milliseconds timeout);
   void kill_now();
+  // Sends `signal` to the shell, which is the program itself where the command starts with
+  // `exec`.
+  void send(int signal);
 
  private:
   pid_t pid_ = -1;
