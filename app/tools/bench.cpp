@@ -191,8 +191,9 @@ BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
 
 namespace {
 
-// What the ladder says against its limits: the best async rung's share of the lower of
-// link and stage, and the decode-bound rungs' share of the decoder alone.
+// What the ladder says against its limits: the best async rung's share of the lowest limit,
+// and the CPU-decoded, decode-bound rungs' share of the decoder alone (an NVDEC rung has a
+// different decoder, so it is not held against that one).
 std::string ladder_findings(const BenchLadder& l) {
   if (!l.limits) return "";
   std::string t;
@@ -203,7 +204,8 @@ std::string ladder_findings(const BenchLadder& l) {
     t += fmt::format("  best async rung ({}): {:.1f} fps, {:.0f}% of the lowest limit measured\n",
                      best->mode, best->result.summary.fps, 100 * best->limit_share);
   for (const BenchRow& r : l.rows)
-    if (r.ok() && r.result.summary.bottleneck.stage == "decode" && l.limits->decoder_fps > 0)
+    if (r.ok() && r.result.summary.bottleneck.stage == "decode" && l.limits->decoder_fps > 0 &&
+        r.result.report.at("config").at("reader").at("decoder") != "nvdec")
       t += fmt::format("  {} is decode-bound at {:.0f}% of the decoder alone\n", r.mode,
                        100 * r.result.summary.fps / l.limits->decoder_fps);
   return t;
