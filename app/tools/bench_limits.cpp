@@ -13,6 +13,7 @@
 #include "memory/cuda_raii.hpp"
 #include "memory/frame_layout.hpp"
 #include "memory/host_memory.hpp"
+#include "run/executor_inputs.hpp"
 #include "sink/output_size.hpp"
 #include "source/video_reader.hpp"
 
@@ -87,13 +88,8 @@ void measure_link(BenchLimits& l) {
 double stage_alone_fps(const Config& c, bool on_gpu, const VideoReader& reader,
                        const std::shared_ptr<const TinyFaceWeights>& model, std::span<const DecodedFrame> frames,
                        int streams, int batch) {
-  const int turns = reader.info().quarter_turns;
-  const YuvLayout upright = turned_layout(reader.layout(), turns);
-  ExecutorOptions eo{c.copy, c.gpu, c.overlay, {upright}, {output_layout_for(upright, c.sink)}};
-  if (turns != 0) {
-    eo.quarter_turns = {turns};
-    eo.decoded_layouts = {reader.layout()};
-  }
+  ExecutorOptions eo{c.copy, c.gpu, c.overlay};
+  set_input_layouts(eo, {reader.layout()}, {reader.info()}, c);
   eo.copy.mode = CopyMode::async;
   eo.copy.streams = streams;
   eo.copy.batch_size = batch;

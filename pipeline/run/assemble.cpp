@@ -12,6 +12,7 @@
 #include "device/fault_injection.hpp"
 #include "memory/cuda_raii.hpp"
 #include "memory/frame_layout.hpp"
+#include "run/executor_inputs.hpp"
 #include "run/parts.hpp"
 #include "sink/output_size.hpp"
 
@@ -85,43 +86,10 @@ std::vector<YuvLayout> layouts_of(const FrameSources& sources) {
   return layouts;
 }
 
-// reader.deinterlace against each input's field order; empty when nothing is deinterlaced.
-std::vector<ExecutorOptions::KeepField> fields_to_keep(Deinterlace mode, const std::vector<VideoInfo>& inputs) {
-  using Keep = ExecutorOptions::KeepField;
-  std::vector<Keep> keep;
-  bool any = false;
-  for (const VideoInfo& info : inputs) {
-    const bool interlaced = info.fields != VideoInfo::Fields::progressive;
-    Keep k = Keep::none;
-    if (mode == Deinterlace::on || (mode == Deinterlace::automatic && interlaced))
-      k = info.fields == VideoInfo::Fields::bottom_first ? Keep::bottom : Keep::top;
-    if (k != Keep::none)
-      spdlog::info("'{}': deinterlaced in the GPU stage (the {} field kept)", info.uri,
-                   k == Keep::top ? "top" : "bottom");
-    any = any || k != Keep::none;
-    keep.push_back(k);
-  }
-  return any ? keep : std::vector<Keep>{};
-}
-
-// What the GPU stage works on: each input's frame turned as its display matrix says.
-std::vector<YuvLayout> upright_layouts_of(const PipelineParts& p) {
-  std::vector<YuvLayout> layouts = layouts_of(*p.sources);
-  for (std::size_t i = 0; i < layouts.size(); ++i) layouts[i] = turned_layout(layouts[i], p.inputs[i].quarter_turns);
-  return layouts;
-}
-
 void make_executor(PipelineParts& p) {
   const Config& c = p.config;
-  ExecutorOptions eo{c.copy, c.gpu, c.overlay, upright_layouts_of(p)};
-  for (const YuvLayout& upright : eo.layouts) eo.out_layouts.push_back(output_layout_for(upright, c.sink));
-  for (const VideoInfo& info : p.inputs)
-    if (info.quarter_turns != 0) {
-      eo.decoded_layouts = layouts_of(*p.sources);
-      for (const VideoInfo& each : p.inputs) eo.quarter_turns.push_back(each.quarter_turns);
-      break;
-    }
-  eo.deinterlace = fields_to_keep(c.reader.deinterlace, p.inputs);
+  ExecutorOptions eo{c.copy, c.gpu, c.overlay};
+  set_input_layouts(eo, layouts_of(*p.sources), p.inputs, c);
   if (c.gpu.inference) eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
   eo.clock_origin = p.origin;
   eo.fault_trap_at_frame = injected_fault_from_env().gpu_trap_at_frame;

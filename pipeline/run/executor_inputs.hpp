@@ -1,0 +1,17 @@
+// What the executor must know of each input's frames: the layout they are uploaded in, the
+// turn and deinterlacing the GPU stage gives them, the upright layout it works on and the
+// size the sink writes. One place for the run (assemble.cpp) and bench's GPU-stage limit.
+#pragma once
+#include <vector>
+
+#include "config/config.hpp"
+#include "device/executor.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+
+// `decoded[i]`: input i's reader layout; `inputs[i]`: what its reader found (turns, fields).
+void set_input_layouts(ExecutorOptions& options, const std::vector<YuvLayout>& decoded,
+                       const std::vector<VideoInfo>& inputs, const Config& config);
+
+}  // namespace vidpipe
