@@ -11,10 +11,8 @@
 #include "device/executor.hpp"
 #include "device/face_model.hpp"
 #include "memory/cuda_raii.hpp"
-#include "memory/frame_layout.hpp"
 #include "memory/host_memory.hpp"
 #include "run/executor_inputs.hpp"
-#include "sink/output_size.hpp"
 #include "source/video_reader.hpp"
 
 namespace vidpipe {
@@ -130,7 +128,7 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
     if (std::optional<DecodedFrame> f = reader.next()) frames.push_back(std::move(*f));
   const YuvLayout& layout = reader.layout();
   l.h2d_frame_bytes = layout.frame_bytes;
-  l.d2h_frame_bytes = output_layout_for(turned_layout(layout, reader.info().quarter_turns), c.sink).frame_bytes;
+  l.d2h_frame_bytes = written_layout(layout, reader.info(), c.sink).frame_bytes;
   if (l.on_gpu) {
     CUDA_CHECK(cudaSetDevice(c.gpu.device));
     measure_link(l);

@@ -11,10 +11,8 @@
 #include "device/face_model.hpp"
 #include "device/fault_injection.hpp"
 #include "memory/cuda_raii.hpp"
-#include "memory/frame_layout.hpp"
 #include "run/executor_inputs.hpp"
 #include "run/parts.hpp"
-#include "sink/output_size.hpp"
 
 namespace vidpipe {
 namespace {
@@ -99,8 +97,7 @@ void make_executor(PipelineParts& p) {
 void make_sinks(PipelineParts& p, int slots) {
   const int n = p.sources->count();
   for (int i = 0; i < n; ++i) {
-    const YuvLayout layout =
-        output_layout_for(turned_layout(p.sources->reader(i).layout(), p.inputs[i].quarter_turns), p.config.sink);
+    const YuvLayout layout = written_layout(p.sources->reader(i).layout(), p.inputs[i], p.config.sink);
     // Enough output buffers for every slot's batch plus the sink's queue.
     p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
                                                       layout.frame_bytes, p.config.copy.memory));

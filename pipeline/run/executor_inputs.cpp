@@ -29,6 +29,10 @@ std::vector<ExecutorOptions::KeepField> fields_to_keep(Deinterlace mode, const s
 
 }  // namespace
 
+YuvLayout written_layout(const YuvLayout& decoded, const VideoInfo& input, const SinkConfig& sink) {
+  return output_layout_for(turned_layout(decoded, input.quarter_turns), sink);
+}
+
 void set_input_layouts(ExecutorOptions& o, const std::vector<YuvLayout>& decoded, const std::vector<VideoInfo>& inputs,
                        const Config& c) {
   o.layouts.clear();
@@ -38,7 +42,7 @@ void set_input_layouts(ExecutorOptions& o, const std::vector<YuvLayout>& decoded
   bool turned = false;
   for (std::size_t i = 0; i < decoded.size(); ++i) {
     o.layouts.push_back(turned_layout(decoded[i], inputs[i].quarter_turns));
-    o.out_layouts.push_back(output_layout_for(o.layouts.back(), c.sink));
+    o.out_layouts.push_back(written_layout(decoded[i], inputs[i], c.sink));
     o.quarter_turns.push_back(inputs[i].quarter_turns);
     turned = turned || inputs[i].quarter_turns != 0;
   }

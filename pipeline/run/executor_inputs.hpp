@@ -11,6 +11,10 @@
 namespace vidpipe {
 
 // `decoded[i]`: input i's reader layout; `inputs[i]`: what its reader found (turns, fields).
+// The layout an input's results are written in: its frame turned upright, then at
+// sink.width/height where they are set. What the sink and the download both size to.
+YuvLayout written_layout(const YuvLayout& decoded, const VideoInfo& input, const SinkConfig& sink);
+
 void set_input_layouts(ExecutorOptions& options, const std::vector<YuvLayout>& decoded,
                        const std::vector<VideoInfo>& inputs, const Config& config);
 
