@@ -12,20 +12,41 @@
 
 namespace vidpipe {
 
-// One decoded 4:2:0 frame as it sits in a pool buffer (and, byte for byte, on the
-// device after the upload). Offsets are from the start of the buffer so that the
-// same view works for the host copy and the device copy.
+// One decoded frame as it sits in a pool buffer (and, byte for byte, on the device after
+// the upload). Offsets are from the start of the buffer so that the same view works for
+// the host copy and the device copy. Every kernel after the first step works on 8-bit
+// 4:2:0 ("narrow"); a wider frame (10/12/16-bit, 4:2:2, 4:4:4) is uploaded as decoded
+// and narrowed on the GPU (narrow_yuv), so the host never converts it.
 struct YuvLayout {
   int width = 0;   // visible size
   int height = 0;
-  bool nv12 = false;              // false: three planes (YUV420P); true: Y + interleaved UV
+  bool nv12 = false;              // false: three planes; true: Y + interleaved UV (NV12, P010)
   std::size_t offset[3] = {0, 0, 0};
   int pitch[3] = {0, 0, 0};
   std::size_t frame_bytes = 0;    // bytes to copy per frame, padding included
+  // Chroma subsampling as log2 (1, 1: 4:2:0; 1, 0: 4:2:2; 0, 0: 4:4:4).
+  std::uint8_t chroma_shift_x = 1, chroma_shift_y = 1;
+  std::uint8_t sample_bytes = 1;  // 2: little-endian 16-bit words
+  std::uint8_t sample_bits = 8;   // significant bits of a sample
+  std::uint8_t sample_lsb = 0;    // unused bits below them (6 for P010, whose samples sit high)
 
-  VP_HD int chroma_width() const { return (width + 1) / 2; }
-  VP_HD int chroma_height() const { return (height + 1) / 2; }
+  VP_HD int chroma_width() const { return (width + (1 << chroma_shift_x) - 1) >> chroma_shift_x; }
+  VP_HD int chroma_height() const { return (height + (1 << chroma_shift_y) - 1) >> chroma_shift_y; }
+  VP_HD bool narrow() const { return sample_bytes == 1 && chroma_shift_x == 1 && chroma_shift_y == 1; }
+  VP_HD int planes() const { return nv12 ? 2 : 3; }
 };
+
+// One plane of a frame: where it starts in the frame, its size in samples, its pitch in
+// bytes and how many samples sit side by side per pixel (2 for interleaved UV).
+struct PlaneView {
+  std::size_t offset = 0;
+  int width = 0, height = 0, pitch = 0, channels = 1;
+};
+
+VP_HD inline PlaneView plane_of(const YuvLayout& l, int index) {
+  if (index == 0) return {l.offset[0], l.width, l.height, l.pitch[0], 1};
+  return {l.offset[index], l.chroma_width(), l.chroma_height(), l.pitch[index], l.nv12 ? 2 : 1};
+}
 
 // Y'CbCr -> R'G'B' coefficients, already folded with the range expansion, so a
 // kernel does r = y_scale*(Y - y_offset) + cr_r*(Cr-128) and so on.
@@ -42,7 +63,9 @@ struct ColourMatrix {
 struct Letterbox {
   int dst_width = 0;
   int dst_height = 0;
-  float scale = 1.f;   // dst pixels per source pixel
+  // dst pixels per source pixel; they differ where the source's pixels are not square (SAR),
+  // so the network sees the picture at its display aspect.
+  float scale_x = 1.f, scale_y = 1.f;
   int pad_x = 0;       // left edge of the picture inside dst
   int pad_y = 0;
   int content_width = 0;

@@ -18,6 +18,22 @@ TEST(ReferenceLetterbox, GeometryTopLeftAndCentre) {
   EXPECT_EQ(c.pad_y, (416 - 234) / 2);
 }
 
+// Non-square pixels: a 200x100 frame whose pixels are twice as wide as tall is shown 400x100,
+// and the network must see it so (416x104), not as stored (416x208).
+TEST(ReferenceLetterbox, NonSquarePixelsFitAtTheDisplayAspect) {
+  const Letterbox wide_pixels = make_letterbox(200, 100, 416, 416, LetterboxAlign::top_left, 2.0);
+  EXPECT_EQ(wide_pixels.content_width, 416);
+  EXPECT_EQ(wide_pixels.content_height, 104);
+  EXPECT_FLOAT_EQ(wide_pixels.scale_x, 2.08f);  // dst pixels per stored pixel, each way
+  EXPECT_FLOAT_EQ(wide_pixels.scale_y, 1.04f);
+  const Letterbox tall_pixels = make_letterbox(200, 100, 416, 416, LetterboxAlign::top_left, 0.5);
+  EXPECT_EQ(tall_pixels.content_width, 416);   // shown 100x100: a square
+  EXPECT_EQ(tall_pixels.content_height, 416);
+  const Letterbox square = make_letterbox(200, 100, 416, 416, LetterboxAlign::top_left);
+  EXPECT_EQ(square.content_height, 208);
+  EXPECT_EQ(square.scale_x, square.scale_y);
+}
+
 TEST(ReferenceResize, ConstantImageStaysConstantAndPaddingIsBlack) {
   const int w = 64, h = 32;
   std::vector<std::uint8_t> src(w * h * 3);

@@ -4,11 +4,6 @@
 namespace vidpipe {
 namespace {
 
-struct PlaneView {
-  std::size_t offset;
-  int width, height, pitch;
-};
-
 // One thread per destination sample, reading the source sample that lands there.
 template <int CHANNELS>
 __global__ void rotate_plane_kernel(const std::uint8_t* src, PlaneView in, std::size_t src_stride, int turns,
@@ -26,18 +21,13 @@ __global__ void rotate_plane_kernel(const std::uint8_t* src, PlaneView in, std::
   for (int c = 0; c < CHANNELS; ++c) d[c] = s[c];
 }
 
-PlaneView plane_of(const YuvLayout& l, int index) {
-  if (index == 0) return {l.offset[0], l.width, l.height, l.pitch[0]};
-  return {l.offset[index], l.chroma_width(), l.chroma_height(), l.pitch[index]};
-}
-
 }  // namespace
 
 void launch_rotate_yuv(const std::uint8_t* src, const YuvLayout& from, std::size_t src_stride, int batch,
                        int quarter_turns, std::uint8_t* dst, const YuvLayout& to, std::size_t dst_stride,
                        cudaStream_t stream) {
   const dim3 block(32, 8);
-  for (int p = 0; p < (from.nv12 ? 2 : 3); ++p) {
+  for (int p = 0; p < from.planes(); ++p) {
     const PlaneView in = plane_of(from, p), out = plane_of(to, p);
     const dim3 grid((out.width + block.x - 1) / block.x, (out.height + block.y - 1) / block.y, batch);
     if (p > 0 && from.nv12)

@@ -3,19 +3,9 @@
 namespace vidpipe::reference {
 namespace {
 
-struct Plane {
-  std::size_t offset;
-  int width, height, pitch, channels;
-};
-
-Plane plane_of(const YuvLayout& l, int index) {
-  if (index == 0) return {l.offset[0], l.width, l.height, l.pitch[0], 1};
-  return {l.offset[index], l.chroma_width(), l.chroma_height(), l.pitch[index], l.nv12 ? 2 : 1};
-}
-
 // Written forwards, source to destination (the kernel goes the other way): turning a
 // picture w x h clockwise once puts source column x on row x, source row y on column h-1-y.
-void rotate_plane(const std::uint8_t* src, const Plane& in, int turns, std::uint8_t* dst, const Plane& out) {
+void rotate_plane(const std::uint8_t* src, const PlaneView& in, int turns, std::uint8_t* dst, const PlaneView& out) {
   for (int y = 0; y < in.height; ++y)
     for (int x = 0; x < in.width; ++x) {
       int dx = x, dy = y;
@@ -32,8 +22,7 @@ void rotate_plane(const std::uint8_t* src, const Plane& in, int turns, std::uint
 
 void rotate_yuv(const std::uint8_t* src, const YuvLayout& from, int quarter_turns, std::uint8_t* dst,
                 const YuvLayout& to) {
-  const int planes = from.nv12 ? 2 : 3;
-  for (int p = 0; p < planes; ++p) rotate_plane(src, plane_of(from, p), quarter_turns, dst, plane_of(to, p));
+  for (int p = 0; p < from.planes(); ++p) rotate_plane(src, plane_of(from, p), quarter_turns, dst, plane_of(to, p));
 }
 
 }  // namespace vidpipe::reference

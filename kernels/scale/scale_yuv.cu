@@ -4,11 +4,6 @@
 namespace vidpipe {
 namespace {
 
-struct PlaneView {
-  std::size_t offset;
-  int width, height, pitch;
-};
-
 __device__ float source_coordinate(int out, int out_size, int in_size) {
   return fminf(fmaxf((out + 0.5f) * in_size / out_size - 0.5f, 0.f), static_cast<float>(in_size - 1));
 }
@@ -36,18 +31,12 @@ __global__ void scale_plane_kernel(const std::uint8_t* src, PlaneView in, std::s
   }
 }
 
-PlaneView plane_of(const YuvLayout& l, int index) {
-  if (index == 0) return {l.offset[0], l.width, l.height, l.pitch[0]};
-  return {l.offset[index], l.chroma_width(), l.chroma_height(), l.pitch[index]};
-}
-
 }  // namespace
 
 void launch_scale_yuv(const std::uint8_t* src, const YuvLayout& from, std::size_t src_stride, int batch,
                       std::uint8_t* dst, const YuvLayout& to, std::size_t dst_stride, cudaStream_t stream) {
   const dim3 block(32, 8);
-  const int planes = from.nv12 ? 2 : 3;
-  for (int p = 0; p < planes; ++p) {
+  for (int p = 0; p < from.planes(); ++p) {
     const PlaneView in = plane_of(from, p), out = plane_of(to, p);
     const dim3 grid((out.width + block.x - 1) / block.x, (out.height + block.y - 1) / block.y, batch);
     if (p > 0 && from.nv12)

@@ -6,17 +6,12 @@
 namespace vidpipe::reference {
 namespace {
 
-struct Plane {
-  std::size_t offset;
-  int width, height, pitch, channels;  // channels: 2 for NV12's interleaved UV
-};
-
 // Where the source sample for output coordinate `out` lies, clamped to the picture.
 double source_coordinate(int out, int out_size, int in_size) {
   return std::clamp((out + 0.5) * in_size / out_size - 0.5, 0.0, double(in_size - 1));
 }
 
-void scale_plane(const std::uint8_t* src, const Plane& in, std::uint8_t* dst, const Plane& out) {
+void scale_plane(const std::uint8_t* src, const PlaneView& in, std::uint8_t* dst, const PlaneView& out) {
   for (int y = 0; y < out.height; ++y) {
     const double sy = source_coordinate(y, out.height, in.height);
     const int y0 = static_cast<int>(sy), y1 = std::min(y0 + 1, in.height - 1);
@@ -37,16 +32,10 @@ void scale_plane(const std::uint8_t* src, const Plane& in, std::uint8_t* dst, co
   }
 }
 
-Plane plane_of(const YuvLayout& l, int index) {
-  if (index == 0) return {l.offset[0], l.width, l.height, l.pitch[0], 1};
-  return {l.offset[index], l.chroma_width(), l.chroma_height(), l.pitch[index], l.nv12 ? 2 : 1};
-}
-
 }  // namespace
 
 void scale_yuv(const std::uint8_t* src, const YuvLayout& from, std::uint8_t* dst, const YuvLayout& to) {
-  const int planes = from.nv12 ? 2 : 3;
-  for (int p = 0; p < planes; ++p) scale_plane(src, plane_of(from, p), dst, plane_of(to, p));
+  for (int p = 0; p < from.planes(); ++p) scale_plane(src, plane_of(from, p), dst, plane_of(to, p));
 }
 
 }  // namespace vidpipe::reference

@@ -122,10 +122,10 @@ __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox l
     const float w = expf(at(2)) * tiny_face_anchor(2 * anchor) / cells * size;
     const float h = expf(at(3)) * tiny_face_anchor(2 * anchor + 1) / cells * size;
     Detection d;
-    d.x0 = (cx - w / 2 - lb.pad_x) / lb.scale;
-    d.y0 = (cy - h / 2 - lb.pad_y) / lb.scale;
-    d.x1 = (cx + w / 2 - lb.pad_x) / lb.scale;
-    d.y1 = (cy + h / 2 - lb.pad_y) / lb.scale;
+    d.x0 = (cx - w / 2 - lb.pad_x) / lb.scale_x;
+    d.y0 = (cy - h / 2 - lb.pad_y) / lb.scale_y;
+    d.x1 = (cx + w / 2 - lb.pad_x) / lb.scale_x;
+    d.y1 = (cy + h / 2 - lb.pad_y) / lb.scale_y;
     d.score = s;
     const int slot = atomicAdd(&found, 1);
     if (slot >= decode_slots) continue;  // only with an absurdly low threshold

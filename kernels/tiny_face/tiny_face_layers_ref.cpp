@@ -127,10 +127,10 @@ DetectionList decode_faces(const float* out, int cells, const Letterbox& lb, flo
     const double w = std::exp(at(2)) * tiny_face_anchor(2 * anchor) / cells * size;
     const double h = std::exp(at(3)) * tiny_face_anchor(2 * anchor + 1) / cells * size;
     Detection d;
-    d.x0 = static_cast<float>((cx - w / 2 - lb.pad_x) / lb.scale);
-    d.y0 = static_cast<float>((cy - h / 2 - lb.pad_y) / lb.scale);
-    d.x1 = static_cast<float>((cx + w / 2 - lb.pad_x) / lb.scale);
-    d.y1 = static_cast<float>((cy + h / 2 - lb.pad_y) / lb.scale);
+    d.x0 = static_cast<float>((cx - w / 2 - lb.pad_x) / lb.scale_x);
+    d.y0 = static_cast<float>((cy - h / 2 - lb.pad_y) / lb.scale_y);
+    d.x1 = static_cast<float>((cx + w / 2 - lb.pad_x) / lb.scale_x);
+    d.y1 = static_cast<float>((cy + h / 2 - lb.pad_y) / lb.scale_y);
     d.score = static_cast<float>(s);
     cands.push_back({s, i, d});
   }

@@ -70,6 +70,26 @@ TEST(FaceReference, DecodesOneBoxInSourcePixels) {
   EXPECT_NEAR(d.det[0].score, 1 / (1 + std::exp(-3.0)), 1e-6);
 }
 
+// Non-square pixels: a 416x416 network box maps back with a scale per axis. A 416x208 frame of
+// pixels twice as wide as tall is shown 832x208: fit 0.5, so 1 stored column = 1 network column.
+TEST(FaceReference, BoxesMapBackPerAxisForNonSquarePixels) {
+  const int cells = 13;
+  std::vector<float> out(25 * cells * cells, -10.f);
+  const int row = 2, col = 6, anchor = 1;
+  auto at = [&](int field) -> float& { return out[(anchor * 5 + field) * cells * cells + row * cells + col]; };
+  at(0) = at(1) = at(2) = at(3) = 0.f;
+  at(4) = 3.f;
+  const Letterbox lb = make_letterbox(416, 208, 416, 416, LetterboxAlign::top_left, 2.0);
+  const DetectionList d = reference::decode_faces(out.data(), cells, lb, 0.5f, 0.4f);
+  ASSERT_EQ(d.count, 1);
+  const double cx = (col + 0.5) / cells * 416 / 1.0, cy = (row + 0.5) / cells * 416 / 0.5;
+  const double w = 6.041143 / cells * 416 / 1.0, h = 7.080126 / cells * 416 / 0.5;
+  EXPECT_NEAR(d.det[0].x0, cx - w / 2, 1e-3);
+  EXPECT_NEAR(d.det[0].x1, cx + w / 2, 1e-3);
+  EXPECT_NEAR(d.det[0].y0, cy - h / 2, 1e-3);
+  EXPECT_NEAR(d.det[0].y1, cy + h / 2, 1e-3);
+}
+
 TEST(FaceReference, NmsKeepsTheBestOfOverlappingBoxes) {
   const int cells = 13;
   std::vector<float> out(25 * cells * cells, -10.f);

@@ -4,6 +4,7 @@
 #include "device/batch_packing.hpp"
 
 #include "colour/colour_matrix.hpp"
+#include "letterbox/letterbox.hpp"
 
 namespace vidpipe {
 
@@ -47,9 +48,43 @@ BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<
   return p;
 }
 
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const ExecutorOptions& o) {
+  BatchPacking p = pack_batch(frames, o.layouts, o.out_layouts, o.decoded_layouts);
+  for (const DecodedFrame& f : frames) {
+    p.narrowed.push_back(p.narrowed_bytes);
+    if (o.narrowed_into(f.source) == ExecutorOptions::FrameBuffer::narrowed && o.wide(f.source))
+      p.narrowed_bytes += o.narrowed(f.source).frame_bytes;
+  }
+  return p;
+}
+
+std::size_t narrowed_buffer_bytes(const ExecutorOptions& o, int batch) {
+  std::size_t most = 0;
+  for (int s = 0; s < static_cast<int>(o.decoded_layouts.size()); ++s)
+    if (o.wide(s) && o.turns(s) != 0) most = std::max(most, o.narrowed(s).frame_bytes);
+  return most * batch;
+}
+
+std::size_t BatchPacking::at(ExecutorOptions::FrameBuffer buffer, int frame) const {
+  switch (buffer) {
+    case ExecutorOptions::FrameBuffer::decoded: return decoded.at(frame);
+    case ExecutorOptions::FrameBuffer::narrowed: return narrowed.at(frame);
+    case ExecutorOptions::FrameBuffer::yuv: break;
+  }
+  return yuv.at(frame);
+}
+
 const YuvLayout& output_layout(const std::vector<YuvLayout>& layouts, const std::vector<YuvLayout>& out_layouts,
                                int source) {
   return out_layouts.empty() ? layouts.at(source) : out_layouts.at(source);
+}
+
+std::vector<Letterbox> letterboxes_for(const ExecutorOptions& o) {
+  std::vector<Letterbox> boxes;
+  for (int s = 0; s < static_cast<int>(o.layouts.size()); ++s)
+    boxes.push_back(make_letterbox(o.layouts[s].width, o.layouts[s].height, o.gpu.preprocess.width,
+                                   o.gpu.preprocess.height, o.gpu.preprocess.align, o.sample_aspect(s)));
+  return boxes;
 }
 
 std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts) {

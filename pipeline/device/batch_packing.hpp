@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "common/image_types.hpp"
+#include "device/executor.hpp"
 #include "source/video_reader.hpp"
 
 namespace vidpipe {
@@ -19,14 +20,19 @@ std::vector<FrameRun> runs_of(std::span<const DecodedFrame> frames);
 
 // Where frame i of a batch starts in a slot's packed buffers, and how big they are.
 struct BatchPacking {
-  // Byte offsets; out: in the scaled outputs' buffer, decoded: in the buffer frames that
-  // are turned upright are uploaded to.
-  std::vector<std::size_t> yuv, bgr, out, decoded;
-  std::size_t yuv_bytes = 0, bgr_bytes = 0, out_bytes = 0, decoded_bytes = 0;
+  // Byte offsets; out: in the scaled outputs' buffer; decoded, narrowed: in the buffers a
+  // frame passes through before the working one (ExecutorOptions::FrameBuffer).
+  std::vector<std::size_t> yuv, bgr, out, decoded, narrowed;
+  std::size_t yuv_bytes = 0, bgr_bytes = 0, out_bytes = 0, decoded_bytes = 0, narrowed_bytes = 0;
+  std::size_t at(ExecutorOptions::FrameBuffer buffer, int frame) const;
 };
 BatchPacking pack_batch(std::span<const DecodedFrame> frames, const std::vector<YuvLayout>& layouts,
                         const std::vector<YuvLayout>& out_layouts = {},
                         const std::vector<YuvLayout>& decoded_layouts = {});
+// The packing of a batch as an executor with these options lays it out.
+BatchPacking pack_batch(std::span<const DecodedFrame> frames, const ExecutorOptions& options);
+// The bytes a slot's narrowed buffer needs: wide inputs that are also turned, `batch` frames.
+std::size_t narrowed_buffer_bytes(const ExecutorOptions& options, int batch);
 
 // The layout input `source`'s results are downloaded in: its entry of out_layouts
 // (sink.width/height), or the decoded layout where there is none.
@@ -36,6 +42,9 @@ const YuvLayout& output_layout(const std::vector<YuvLayout>& layouts, const std:
 inline bool scales(const YuvLayout& in, const YuvLayout& out) {
   return in.width != out.width || in.height != out.height;
 }
+
+// Where each input's picture lands in the network's input, at its display aspect.
+std::vector<Letterbox> letterboxes_for(const ExecutorOptions& options);
 
 // The largest frame of any input, for sizing buffers.
 std::size_t max_frame_bytes(const std::vector<YuvLayout>& layouts);

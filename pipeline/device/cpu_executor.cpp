@@ -25,9 +25,8 @@ class CpuExecutor final : public Executor {
     tensor_.resize(batch_ * net_pixels * 3);
     if (!o.out_layouts.empty()) scaled_.resize(batch_ * max_frame_bytes(o.out_layouts));
     if (!o.decoded_layouts.empty()) decoded_.resize(batch_ * max_frame_bytes(o.decoded_layouts));
-    for (const YuvLayout& l : o.layouts)
-      letterboxes_.push_back(make_letterbox(l.width, l.height, o.gpu.preprocess.width, o.gpu.preprocess.height,
-                                            o.gpu.preprocess.align));
+    narrowed_.resize(narrowed_buffer_bytes(o, batch_));
+    letterboxes_ = letterboxes_for(o);
   }
 
   int slots() const override { return 1; }
@@ -46,7 +45,7 @@ class CpuExecutor final : public Executor {
     timings_ = {};
     timings_.copies = requested_mode_;
     frames_ = static_cast<int>(frames.size());
-    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts, o_.decoded_layouts);
+    const BatchPacking pack = pack_batch(frames, o_);
     detections_.assign(frames.size(), DetectionList{});
     const bool copies = !(o_.gpu_stage_only && primed_);
     primed_ = true;
@@ -55,7 +54,7 @@ class CpuExecutor final : public Executor {
     const auto twins = make_cpu_stage_twins(
         o_, letterboxes_, atlas_view_, frames, pack,
         {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data(), scaled_.data(),
-         decoded_.data()}, [&](StagePoint p) {
+         decoded_.data(), narrowed_.data()}, [&](StagePoint p) {
           (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
         });
     run_gpu_stage(*twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
@@ -85,9 +84,9 @@ class CpuExecutor final : public Executor {
     for (std::size_t i = 0; i < frames.size(); ++i) {
       if (frames[i].on_device()) throw std::logic_error("CPU executor given an NVDEC frame");
       const std::size_t bytes = o_.decoded(frames[i].source).frame_bytes;
-      const bool turned = o_.turns(frames[i].source) != 0;
+      const bool to_decoded = o_.uploaded_into(frames[i].source) == ExecutorOptions::FrameBuffer::decoded;
       TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
-      std::memcpy(turned ? decoded_.data() + pack.decoded[i] : yuv_.data() + pack.yuv[i], frames[i].data(), bytes);
+      std::memcpy(to_decoded ? decoded_.data() + pack.decoded[i] : yuv_.data() + pack.yuv[i], frames[i].data(), bytes);
       timings_.h2d_bytes += bytes;
     }
     return now();
@@ -110,7 +109,7 @@ class CpuExecutor final : public Executor {
   std::vector<Letterbox> letterboxes_;
   GlyphAtlas atlas_;
   GlyphAtlasView atlas_view_;
-  std::vector<std::uint8_t> yuv_, bgr_, boxed_, scaled_, decoded_;
+  std::vector<std::uint8_t> yuv_, bgr_, boxed_, scaled_, decoded_, narrowed_;
   std::vector<float> tensor_;
   std::vector<DetectionList> detections_;
   BatchTimings timings_;

@@ -6,6 +6,7 @@
 #include "colour/yuv_to_bgr_ref.hpp"
 #include "deinterlace/deinterlace_ref.hpp"
 #include "letterbox/resize_letterbox_ref.hpp"
+#include "narrow/narrow_yuv_ref.hpp"
 #include "normalise/normalise_ref.hpp"
 #include "overlay/overlay_ref.hpp"
 #include "rotate/rotate_yuv_ref.hpp"
@@ -29,20 +30,28 @@ class CpuStageTwins final : public GpuStageSteps {
         on_reached_(std::move(on_reached)),
         net_out_(frames.size()) {}
 
+  void narrow(const FrameRun& run) override {
+    if (!o_.wide(run.source)) return;
+    const YuvLayout to = o_.narrowed(run.source);
+    for (int i = run.first; i < run.first + run.count; ++i)
+      reference::narrow_yuv(frame_in(ExecutorOptions::FrameBuffer::decoded, i), o_.decoded(run.source),
+                            frame_in(o_.narrowed_into(run.source), i), to);
+  }
+
   void deinterlace(const FrameRun& run) override {
     const ExecutorOptions::KeepField keep = o_.keep_field(run.source);
     if (keep == ExecutorOptions::KeepField::none) return;
-    const bool turned = o_.turns(run.source) != 0;
+    const YuvLayout l = o_.narrowed(run.source);
     for (int i = run.first; i < run.first + run.count; ++i)
-      reference::deinterlace(turned ? b_.decoded + pack_.decoded[i] : b_.yuv + pack_.yuv[i], o_.decoded(run.source),
-                             keep == ExecutorOptions::KeepField::top);
+      reference::deinterlace(frame_in(o_.unturned_in(run.source), i), l, keep == ExecutorOptions::KeepField::top);
   }
 
   void turn_upright(const FrameRun& run) override {
     const int turns = o_.turns(run.source);
     if (turns == 0) return;
+    const YuvLayout unturned = o_.narrowed(run.source);
     for (int i = run.first; i < run.first + run.count; ++i)
-      reference::rotate_yuv(b_.decoded + pack_.decoded[i], o_.decoded(run.source), turns, b_.yuv + pack_.yuv[i],
+      reference::rotate_yuv(frame_in(o_.unturned_in(run.source), i), unturned, turns, b_.yuv + pack_.yuv[i],
                             o_.layouts[run.source]);
   }
 
@@ -102,6 +111,12 @@ class CpuStageTwins final : public GpuStageSteps {
   void reached(StagePoint point) override { on_reached_(point); }
 
  private:
+  std::uint8_t* frame_in(ExecutorOptions::FrameBuffer buffer, int frame) const {
+    using B = ExecutorOptions::FrameBuffer;
+    std::uint8_t* base = buffer == B::decoded ? b_.decoded : buffer == B::narrowed ? b_.narrowed : b_.yuv;
+    return base + pack_.at(buffer, frame);
+  }
+
   // One letterboxed frame.
   std::size_t net_bytes() const {
     return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;

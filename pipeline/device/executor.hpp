@@ -15,6 +15,7 @@
 #include "device/copy_config.hpp"
 #include "device/gpu_config.hpp"
 #include "device/host_wait.hpp"
+#include "memory/frame_layout.hpp"
 #include "source/video_reader.hpp"
 #include "tiny_face/tiny_face_net.hpp"
 
@@ -30,11 +31,29 @@ struct ExecutorOptions {
   // The layout of each input's output (sink.width/height); empty, or equal to the
   // input's size: not scaled, the frame is downloaded as it was decoded.
   std::vector<YuvLayout> out_layouts;
-  // Inputs whose display matrix turns them: the clockwise quarter turns of each input and
-  // the layout it is uploaded in (layouts then hold the upright frame). Empty: none turn.
+  // Inputs whose display matrix turns them: the clockwise quarter turns of each. Empty: none.
   std::vector<int> quarter_turns;
+  // The layout each input is uploaded in, where some input is turned or wider than 8-bit
+  // 4:2:0 (layouts then hold the narrow, upright frame). Empty: all go in as worked on.
   std::vector<YuvLayout> decoded_layouts;
   int turns(int source) const { return quarter_turns.empty() ? 0 : quarter_turns[source]; }
+  bool wide(int source) const { return !decoded(source).narrow(); }
+  // Where a frame sits on its way from the upload to the buffer the stage works on:
+  //   decoded --narrow--> narrowed --deinterlace (in place), turn--> yuv
+  // A step without work is skipped, and so is the buffer it would have filled.
+  enum class FrameBuffer { decoded, narrowed, yuv };
+  FrameBuffer uploaded_into(int source) const {
+    return wide(source) || turns(source) != 0 ? FrameBuffer::decoded : FrameBuffer::yuv;
+  }
+  FrameBuffer narrowed_into(int source) const { return turns(source) != 0 ? FrameBuffer::narrowed : FrameBuffer::yuv; }
+  // Where the frame is narrow but not yet turned: what deinterlacing works on, the turn reads.
+  FrameBuffer unturned_in(int source) const {
+    return turns(source) == 0 ? FrameBuffer::yuv : wide(source) ? FrameBuffer::narrowed : FrameBuffer::decoded;
+  }
+  YuvLayout narrowed(int source) const { return narrowed_layout(decoded(source)); }
+  // Each input's sample aspect (SAR) upright, so the detector sees the display aspect; empty: 1.
+  std::vector<double> sample_aspects;
+  double sample_aspect(int source) const { return sample_aspects.empty() ? 1.0 : sample_aspects[source]; }
   // Inputs deinterlaced before anything else (reader.deinterlace): the field each keeps.
   enum class KeepField { none, top, bottom };
   std::vector<KeepField> deinterlace;  // empty: none

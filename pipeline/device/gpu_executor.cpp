@@ -23,9 +23,7 @@ namespace {
 class GpuExecutor final : public Executor {
  public:
   explicit GpuExecutor(const ExecutorOptions& o) : o_(o) {
-    for (const YuvLayout& l : o.layouts)
-      letterboxes_.push_back(make_letterbox(l.width, l.height, o.gpu.preprocess.width, o.gpu.preprocess.height,
-                                            o.gpu.preprocess.align));
+    letterboxes_ = letterboxes_for(o);
     CUDA_CHECK(cudaSetDevice(o.gpu.device));
     // Blocking waits yield the CPU to the decoder threads instead of spinning.
     const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
@@ -78,6 +76,7 @@ class GpuExecutor final : public Executor {
       s.detections = cuda::DeviceBuffer(batch * sizeof(DetectionList));
       if (!o.out_layouts.empty()) s.scaled = cuda::DeviceBuffer(batch * max_frame_bytes(o.out_layouts));
       if (!o.decoded_layouts.empty()) s.decoded = cuda::DeviceBuffer(batch * max_frame_bytes(o.decoded_layouts));
+      if (const std::size_t bytes = narrowed_buffer_bytes(o, batch)) s.narrowed = cuda::DeviceBuffer(bytes);
       CUDA_CHECK(cudaMemset(s.detections.as(), 0, s.detections.bytes()));
       s.host_detections = HostBuffer(batch * sizeof(DetectionList), HostMemory::pinned);
       if (net_) s.net_scratch.emplace(net_->make_scratch(batch));
@@ -117,14 +116,14 @@ class GpuExecutor final : public Executor {
     s.sync_copies = sync_now_;
     s.frames = static_cast<int>(frames.size());
     s.h2d_bytes = s.d2h_bytes = 0;
-    const BatchPacking pack = pack_batch(frames, o_.layouts, o_.out_layouts, o_.decoded_layouts);
+    const BatchPacking pack = pack_batch(frames, o_);
     s.start.record(s.stream);
     const bool copies = !(o_.gpu_stage_only && s.primed);
     s.primed = true;
     if (copies)
       for (std::size_t i = 0; i < frames.size(); ++i) {
-        const bool turned = o_.turns(frames[i].source) != 0;
-        upload(s, turned ? s.decoded.as() + pack.decoded[i] : s.yuv.as() + pack.yuv[i], frames[i], waits);
+        const bool to_decoded = o_.uploaded_into(frames[i].source) == ExecutorOptions::FrameBuffer::decoded;
+        upload(s, to_decoded ? s.decoded.as() + pack.decoded[i] : s.yuv.as() + pack.yuv[i], frames[i], waits);
       }
     release_nvdec_frames(frames, waits);
     join_chunks(s);
@@ -250,19 +249,20 @@ class GpuExecutor final : public Executor {
   // An NVDEC frame is already on the device, in NVDEC's pitch: a device-to-device copy
   // into the slot's layout (no bytes cross PCIe, so none count as H2D).
   void copy_from_nvdec(GpuSlot& s, std::uint8_t* dst, const YuvLayout& l, const AVFrame& f, HostWaits& waits) {
-    if (!f.data[0] || !f.data[1] || f.linesize[0] < l.width)
+    if (!f.data[0] || !f.data[1] || f.linesize[0] < l.width * l.sample_bytes)
       throw CudaError(cudaErrorInvalidValue, "an NVDEC frame arrived without its device planes (the decoder's "
                                              "surfaces ran out?): lower copy.batch_size or copy.streams");
-    const std::size_t row_bytes[2] = {static_cast<std::size_t>(l.width), 2 * static_cast<std::size_t>(l.chroma_width())};
-    const std::size_t rows[2] = {static_cast<std::size_t>(l.height), static_cast<std::size_t>(l.chroma_height())};
-    for (int p = 0; p < 2; ++p) {
+    // NV12/P010/P016: two planes; 4:4:4 (YUV444P, YUV444P16): three.
+    for (int p = 0; p < l.planes(); ++p) {
+      const PlaneView plane = plane_of(l, p);
+      const std::size_t row_bytes = static_cast<std::size_t>(plane.width) * plane.channels * l.sample_bytes;
       if (sync_now_) {
         TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
-        CUDA_CHECK(cudaMemcpy2D(dst + l.offset[p], l.pitch[p], f.data[p], f.linesize[p], row_bytes[p], rows[p],
+        CUDA_CHECK(cudaMemcpy2D(dst + plane.offset, plane.pitch, f.data[p], f.linesize[p], row_bytes, plane.height,
                                 cudaMemcpyDeviceToDevice));
       } else {
-        CUDA_CHECK(cudaMemcpy2DAsync(dst + l.offset[p], l.pitch[p], f.data[p], f.linesize[p], row_bytes[p], rows[p],
-                                     cudaMemcpyDeviceToDevice, nvdec_copies()));
+        CUDA_CHECK(cudaMemcpy2DAsync(dst + plane.offset, plane.pitch, f.data[p], f.linesize[p], row_bytes,
+                                     plane.height, cudaMemcpyDeviceToDevice, nvdec_copies()));
       }
     }
   }

@@ -12,8 +12,9 @@ namespace vidpipe {
 
 struct GpuSlot {
   cuda::DeviceBuffer yuv, bgr, boxed, tensor, detections;
-  cuda::DeviceBuffer scaled;
-  cuda::DeviceBuffer decoded;  // frames as uploaded, where an input is turned upright into yuv  // the outputs at sink.width/height, where an input has them
+  cuda::DeviceBuffer scaled;    // the outputs at sink.width/height, where an input has them
+  cuda::DeviceBuffer decoded;   // frames as uploaded, where an input is turned or wide
+  cuda::DeviceBuffer narrowed;  // 8-bit 4:2:0 before the turn, where an input is both
   HostBuffer host_detections;  // pinned: the small download joins the frame's stream
   std::optional<TinyFaceNetGpu::Scratch> net_scratch;
   cuda::Event start, h2d_done, preprocess_done, infer_done, compute_done, d2h_done;

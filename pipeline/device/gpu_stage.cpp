@@ -6,6 +6,7 @@ void run_gpu_stage(GpuStageSteps& steps, std::span<const FrameRun> runs, int fra
                    const HudLines& hud) {
   // Frames of one input share layout, letterbox and colour matrix: one launch per run.
   for (const FrameRun& run : runs) {
+    steps.narrow(run);
     steps.deinterlace(run);
     steps.turn_upright(run);
     steps.to_bgr(run);

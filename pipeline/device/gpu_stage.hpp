@@ -1,6 +1,6 @@
 // The GPU stage's order, written once for both backends (DALI's twins behind one
-// interface): per run of frames of one input, deinterlacing, the turn upright, colour conversion and
-// letterbox; for the batch, normalisation and the detector; per run, box decoding, the
+// interface): per run of frames of one input, narrowing to 8-bit 4:2:0, deinterlacing, the
+// turn upright, colour conversion and letterbox; for the batch, normalisation and the detector; per run, box decoding, the
 // overlay and the scale to the output size. The GPU
 // executor implements the steps as kernel launches on a slot's stream
 // (gpu_stage_kernels.cpp), the CPU executor as the kernels' CPU twins (cpu_stage_twins.cpp).
@@ -18,6 +18,7 @@ enum class StagePoint { preprocessed, inferred, overlaid };
 class GpuStageSteps {
  public:
   virtual ~GpuStageSteps() = default;
+  virtual void narrow(const FrameRun& run) = 0;        // where the input is wider than 8-bit 4:2:0
   virtual void deinterlace(const FrameRun& run) = 0;   // where reader.deinterlace says so, in place
   virtual void turn_upright(const FrameRun& run) = 0;  // where the input's display matrix turns it
   virtual void to_bgr(const FrameRun& run) = 0;     // full-size BGR from the frame's YUV planes

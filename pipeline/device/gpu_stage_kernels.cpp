@@ -3,6 +3,7 @@
 #include "colour/yuv_to_bgr.cuh"
 #include "deinterlace/deinterlace.cuh"
 #include "letterbox/resize_letterbox.cuh"
+#include "narrow/narrow_yuv.cuh"
 #include "normalise/normalise.cuh"
 #include "overlay/overlay.cuh"
 #include "rotate/rotate_yuv.cuh"
@@ -28,22 +29,35 @@ std::size_t GpuStageKernels::net_bytes() const {
   return static_cast<std::size_t>(o_.gpu.preprocess.width) * o_.gpu.preprocess.height * 3;
 }
 
+std::uint8_t* GpuStageKernels::frame_in(ExecutorOptions::FrameBuffer buffer, int frame) const {
+  using B = ExecutorOptions::FrameBuffer;
+  cuda::DeviceBuffer& b = buffer == B::decoded ? s_.decoded : buffer == B::narrowed ? s_.narrowed : s_.yuv;
+  return b.as() + pack_.at(buffer, frame);
+}
+
+void GpuStageKernels::narrow(const FrameRun& r) {
+  if (!o_.wide(r.source)) return;
+  const YuvLayout& from = o_.decoded(r.source);
+  const YuvLayout to = o_.narrowed(r.source);
+  launch_narrow_yuv(frame_in(ExecutorOptions::FrameBuffer::decoded, r.first), from, from.frame_bytes, r.count,
+                    frame_in(o_.narrowed_into(r.source), r.first), to, to.frame_bytes, s_.stream);
+}
+
 void GpuStageKernels::deinterlace(const FrameRun& r) {
   const ExecutorOptions::KeepField keep = o_.keep_field(r.source);
   if (keep == ExecutorOptions::KeepField::none) return;
-  // On the frames as uploaded: a turned input's rows are still the fields' rows there.
-  const bool turned = o_.turns(r.source) != 0;
-  std::uint8_t* frames = turned ? s_.decoded.as() + pack_.decoded[r.first] : s_.yuv.as() + pack_.yuv[r.first];
-  const YuvLayout& l = o_.decoded(r.source);
-  launch_deinterlace(frames, l, l.frame_bytes, r.count, keep == ExecutorOptions::KeepField::top, s_.stream);
+  // Before the turn: a turned input's rows are still the fields' rows there.
+  const YuvLayout l = o_.narrowed(r.source);
+  launch_deinterlace(frame_in(o_.unturned_in(r.source), r.first), l, l.frame_bytes, r.count,
+                     keep == ExecutorOptions::KeepField::top, s_.stream);
 }
 
 void GpuStageKernels::turn_upright(const FrameRun& r) {
   const int turns = o_.turns(r.source);
   if (turns == 0) return;
-  const YuvLayout& decoded = o_.decoded(r.source);
+  const YuvLayout unturned = o_.narrowed(r.source);
   const YuvLayout& upright = o_.layouts[r.source];
-  launch_rotate_yuv(s_.decoded.as() + pack_.decoded[r.first], decoded, decoded.frame_bytes, r.count, turns,
+  launch_rotate_yuv(frame_in(o_.unturned_in(r.source), r.first), unturned, unturned.frame_bytes, r.count, turns,
                     s_.yuv.as() + pack_.yuv[r.first], upright, upright.frame_bytes, s_.stream);
 }
 

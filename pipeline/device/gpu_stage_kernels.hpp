@@ -18,6 +18,7 @@ class GpuStageKernels final : public GpuStageSteps {
                   std::span<const DecodedFrame> frames, const BatchPacking& packing,
                   std::function<void(StagePoint)> on_reached);
 
+  void narrow(const FrameRun& run) override;
   void deinterlace(const FrameRun& run) override;
   void turn_upright(const FrameRun& run) override;
   void to_bgr(const FrameRun& run) override;
@@ -32,6 +33,7 @@ class GpuStageKernels final : public GpuStageSteps {
 
  private:
   std::size_t net_bytes() const;  // one letterboxed frame
+  std::uint8_t* frame_in(ExecutorOptions::FrameBuffer buffer, int frame) const;
   std::size_t bgr_stride(const YuvLayout& l) const { return static_cast<std::size_t>(l.width) * l.height * 3; }
 
   const ExecutorOptions& o_;

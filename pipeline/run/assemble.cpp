@@ -101,7 +101,7 @@ void make_sinks(PipelineParts& p, int slots) {
     // Enough output buffers for every slot's batch plus the sink's queue.
     p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
                                                       layout.frame_bytes, p.config.copy.memory));
-    SinkOptions so{p.config.sink, p.inputs[i].fps, layout, p.inputs[i].colour};
+    SinkOptions so{p.config.sink, p.inputs[i].fps, layout, p.inputs[i].colour, upright_sample_aspect(p.inputs[i])};
     so.config.path = sink_path_for(p.config.sink.path, i, n);
     so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);
     so.controls = &p.controls;

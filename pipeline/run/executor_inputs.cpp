@@ -30,7 +30,11 @@ std::vector<ExecutorOptions::KeepField> fields_to_keep(Deinterlace mode, const s
 }  // namespace
 
 YuvLayout written_layout(const YuvLayout& decoded, const VideoInfo& input, const SinkConfig& sink) {
-  return output_layout_for(turned_layout(decoded, input.quarter_turns), sink);
+  return output_layout_for(turned_layout(narrowed_layout(decoded), input.quarter_turns), sink);
+}
+
+double upright_sample_aspect(const VideoInfo& input) {
+  return input.quarter_turns % 2 == 1 ? 1.0 / input.sample_aspect : input.sample_aspect;
 }
 
 void set_input_layouts(ExecutorOptions& o, const std::vector<YuvLayout>& decoded, const std::vector<VideoInfo>& inputs,
@@ -39,18 +43,19 @@ void set_input_layouts(ExecutorOptions& o, const std::vector<YuvLayout>& decoded
   o.out_layouts.clear();
   o.decoded_layouts.clear();
   o.quarter_turns.clear();
-  bool turned = false;
+  o.sample_aspects.clear();
+  bool turned = false, wide = false;
   for (std::size_t i = 0; i < decoded.size(); ++i) {
-    o.layouts.push_back(turned_layout(decoded[i], inputs[i].quarter_turns));
+    o.layouts.push_back(turned_layout(narrowed_layout(decoded[i]), inputs[i].quarter_turns));
     o.out_layouts.push_back(written_layout(decoded[i], inputs[i], c.sink));
     o.quarter_turns.push_back(inputs[i].quarter_turns);
+    o.sample_aspects.push_back(upright_sample_aspect(inputs[i]));
     turned = turned || inputs[i].quarter_turns != 0;
+    wide = wide || !decoded[i].narrow();
   }
-  // Only where an input is turned does the upload need a buffer of its own.
-  if (turned)
-    o.decoded_layouts = decoded;
-  else
-    o.quarter_turns.clear();
+  // Only where an input is turned or wide does the upload need a buffer of its own.
+  if (turned || wide) o.decoded_layouts = decoded;
+  if (!turned) o.quarter_turns.clear();
   o.deinterlace = fields_to_keep(c.reader.deinterlace, inputs);
 }
 

@@ -53,6 +53,7 @@ class EncodeSink final : public Sink {
     if (!stream) throw std::bad_alloc();
     stream->time_base = encoder_->time_base;
     stream->avg_frame_rate = encoder_->framerate;
+    stream->sample_aspect_ratio = encoder_->sample_aspect_ratio;
     AV_CHECK_AS(OutputError, avcodec_parameters_from_context(stream->codecpar, encoder_.get()),
                 "'" + o.path + "': encoder parameters");
     open_audio(options);
@@ -147,6 +148,7 @@ class EncodeSink final : public Sink {
     encoder_->pix_fmt = out_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
     // A fine clock rather than 1/fps: frames keep the input's own times (output_pts).
     encoder_->time_base = {1, 90000};
+    encoder_->sample_aspect_ratio = av_d2q(out_.sample_aspect, 1000);
     encoder_->framerate = rate;
     encoder_->color_range = out_.colour.range == ColourRange::full ? AVCOL_RANGE_JPEG : AVCOL_RANGE_MPEG;
     encoder_->colorspace = out_.colour.standard == ColourStandard::bt709    ? AVCOL_SPC_BT709

@@ -45,6 +45,7 @@ struct SinkOptions {
   double fps = 30;
   YuvLayout layout;
   FrameColour colour;
+  double sample_aspect = 1.0;  // SAR of the written frames: players show them at display aspect
   std::string title = "vidpipe";  // display: the window's name
   LiveControls* controls = nullptr;
   // The input file whose audio sink.audio: copy carries over; empty: none (live, preloaded).

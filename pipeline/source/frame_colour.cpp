@@ -26,7 +26,8 @@ FrameColour colour_from(AVColorSpace space, AVColorRange range, int pixel_format
       // decides, so a portrait phone clip stored sideways is judged as it is shown.
       c.standard = std::min(width, height) >= 720 ? ColourStandard::bt709 : ColourStandard::bt601;
   }
-  const bool jpeg_format = pixel_format == AV_PIX_FMT_YUVJ420P;
+  const bool jpeg_format = pixel_format == AV_PIX_FMT_YUVJ420P || pixel_format == AV_PIX_FMT_YUVJ422P ||
+                           pixel_format == AV_PIX_FMT_YUVJ444P || pixel_format == AV_PIX_FMT_YUVJ440P;
   c.range = (range == AVCOL_RANGE_JPEG || jpeg_format) ? ColourRange::full
                                                                    : ColourRange::limited;
   return c;

@@ -19,6 +19,7 @@ extern "C" {
 #include "base/errors.hpp"
 #include "memory/frame_layout.hpp"
 #include "source/nvdec.hpp"
+#include "source/pixel_formats.hpp"
 
 namespace vidpipe {
 
@@ -48,24 +49,19 @@ constexpr int decoder_reference_frames = 16;
 constexpr int max_backoff_ms = 8000;
 constexpr int max_nvdec_extra_frames = 20;  // the most seen to work on the H200 (2 inputs, batch 2)
 
-bool decodes_into_pool(int format, bool nv12) {
-  return nv12 ? format == AV_PIX_FMT_NV12
-              : (format == AV_PIX_FMT_YUV420P || format == AV_PIX_FMT_YUVJ420P);
-}
-
 void fill_planes(AVFrame* frame, AVBufferRef* buf, const YuvLayout& l) {
   frame->buf[0] = buf;
-  for (int i = 0; i < (l.nv12 ? 2 : 3); ++i) {
+  for (int i = 0; i < l.planes(); ++i) {
     frame->data[i] = buf->data + l.offset[i];
     frame->linesize[i] = l.pitch[i];
   }
   frame->extended_data = frame->data;
 }
 
-bool matches_layout(const AVFrame& f, const YuvLayout& l, const FramePool& pool) {
-  if (!pool.owns(f.buf[0]) || f.buf[1] || !decodes_into_pool(f.format, l.nv12)) return false;
+bool matches_layout(const AVFrame& f, const YuvLayout& l, AVPixelFormat format, const FramePool& pool) {
+  if (!pool.owns(f.buf[0]) || f.buf[1] || f.format != format) return false;
   if (f.width != l.width || f.height != l.height) return false;
-  for (int i = 0; i < (l.nv12 ? 2 : 3); ++i)
+  for (int i = 0; i < l.planes(); ++i)
     if (f.data[i] != f.buf[0]->data + l.offset[i] || f.linesize[i] != l.pitch[i]) return false;
   return true;
 }
@@ -99,7 +95,8 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   if (nvdec_) confirm_nvdec(codec);
 
   info_.codec = codec->name;
-  const char* fmt_name = av_get_pix_fmt_name(nvdec_ ? AV_PIX_FMT_NV12 : decoder_->pix_fmt);
+  const AVPixelFormat decoded_format = nvdec_ ? nvdec_format() : decoder_->pix_fmt;
+  const char* fmt_name = av_get_pix_fmt_name(decoded_format);
   info_.pixel_format = fmt_name ? fmt_name : "unknown";
   info_.decoder = nvdec_ ? "nvdec" : nvdec_failed_ ? "cpu (nvdec did not start)" : "cpu";
   info_.width = par->width;
@@ -110,18 +107,25 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
 
   info_.quarter_turns = quarter_turns_of(stream);
+  const AVRational sar = av_guess_sample_aspect_ratio(input_.get(), const_cast<AVStream*>(stream), nullptr);
+  if (sar.num > 0 && sar.den > 0) info_.sample_aspect = av_q2d(sar);
   info_.fields = par->field_order == AV_FIELD_TT || par->field_order == AV_FIELD_TB   ? VideoInfo::Fields::top_first
                  : par->field_order == AV_FIELD_BB || par->field_order == AV_FIELD_BT ? VideoInfo::Fields::bottom_first
                                                                                       : VideoInfo::Fields::progressive;
-  info_.colour = colour_from(par->color_space, par->color_range, decoder_->pix_fmt, par->width, par->height);
-  // NVDEC writes NV12 on the device; the executor copies it into this layout there.
-  const bool nv12 = nvdec_ || decoder_->pix_fmt == AV_PIX_FMT_NV12;
+  info_.colour = colour_from(par->color_space, par->color_range, decoded_format, par->width, par->height);
+  // Frames go into the pool as decoded where the GPU stage can narrow them (NVDEC's on the
+  // device, copied into this layout there); others are converted to 8-bit 4:2:0 here.
+  const std::optional<PixelLayout> native = uploadable_layout(decoded_format);
+  pool_format_ = native ? decoded_format : AV_PIX_FMT_YUV420P;
   alloc_width_ = par->width;
   alloc_height_ = par->height;
   int linesize_align[AV_NUM_DATA_POINTERS];
-  if (!nvdec_ && decodes_into_pool(decoder_->pix_fmt, nv12))
-    avcodec_align_dimensions2(decoder_.get(), &alloc_width_, &alloc_height_, linesize_align);
-  layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_, nv12);
+  if (!nvdec_ && native) avcodec_align_dimensions2(decoder_.get(), &alloc_width_, &alloc_height_, linesize_align);
+  layout_ = make_yuv_layout(par->width, par->height, alloc_width_, alloc_height_,
+                            native.value_or(PixelLayout::yuv420(false)));
+  // swscale turns R'G'B' and gray into limited-range BT.601 (to_pool_layout): say so, so the
+  // GPU stage and the output's tags read the frames as they are.
+  if (!native && is_rgb_or_gray(decoded_format)) info_.colour = {ColourStandard::bt601, ColourRange::limited};
 
   const int threads = decoder_->thread_count > 0 ? decoder_->thread_count : 1;
   info_.decoder_threads = threads;
@@ -267,7 +271,7 @@ void VideoReader::request_stop() {
 int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags) {
   auto* self = static_cast<VideoReader*>(ctx->opaque);
   const YuvLayout& l = self->layout_;
-  if (self->stop_ || !decodes_into_pool(frame->format, l.nv12) || frame->width > self->alloc_width_ ||
+  if (self->stop_ || frame->format != self->pool_format_ || frame->width > self->alloc_width_ ||
       frame->height > self->alloc_height_)
     return avcodec_default_get_buffer2(ctx, frame, flags);
   AVBufferRef* buf = self->pool_->acquire(self->options_.pool_timeout);
@@ -366,7 +370,7 @@ bool VideoReader::receive_into(AVFrame* out) {
 }
 
 AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
-  if (matches_layout(*decoded, layout_, *pool_)) return decoded;
+  if (matches_layout(*decoded, layout_, pool_format_, *pool_)) return decoded;
   if (decoded->width != layout_.width || decoded->height != layout_.height)
     throw InputError(fmt::format("'{}': frame {} changes size from {}x{} to {}x{} (mid-stream size changes are "
                                  "not supported: the frames before it are kept)",
@@ -379,13 +383,13 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
   }
   AvFramePtr out = make_frame();
   fill_planes(out.get(), buf, layout_);
-  out->format = layout_.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+  out->format = pool_format_;
   out->width = layout_.width;
   out->height = layout_.height;
   av_frame_copy_props(out.get(), decoded.get());
-  const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(decoded->format));
-  if (desc && (desc->flags & AV_PIX_FMT_FLAG_RGB)) {
-    // swscale converts RGB with BT.601 limited-range coefficients by default.
+  if (is_rgb_or_gray(static_cast<AVPixelFormat>(decoded->format))) {
+    // swscale reads R'G'B' and gray as full range and writes limited-range BT.601 Y'CbCr;
+    // the source's own tags (a PNG's "full") would make the GPU stage stretch it twice.
     out->colorspace = AVCOL_SPC_BT470BG;
     out->color_range = AVCOL_RANGE_MPEG;
   }
@@ -399,15 +403,21 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
   if (converted_frames_ == 1)
     spdlog::info("'{}': frames arrive as {}; converting to {} (one extra host copy per frame)",
                  options_.uri, av_get_pix_fmt_name(static_cast<AVPixelFormat>(decoded->format)),
-                 layout_.nv12 ? "nv12" : "yuv420p");
+                 av_get_pix_fmt_name(pool_format_));
   return out;
+}
+
+AVPixelFormat VideoReader::nvdec_format() const {
+  if (!primed_ || !primed_->hw_frames_ctx) return AV_PIX_FMT_NV12;
+  return reinterpret_cast<const AVHWFramesContext*>(primed_->hw_frames_ctx->data)->sw_format;
 }
 
 AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
   const auto* frames = reinterpret_cast<const AVHWFramesContext*>(decoded->hw_frames_ctx->data);
-  if (frames->sw_format != AV_PIX_FMT_NV12)
-    throw InputError(fmt::format("'{}': frame {}: NVDEC delivers {} (not 8-bit 4:2:0); use reader.decoder: cpu",
-                                 options_.uri, next_index_, av_get_pix_fmt_name(frames->sw_format)));
+  if (frames->sw_format != pool_format_)
+    throw InputError(fmt::format("'{}': frame {}: NVDEC changed its output from {} to {}; use reader.decoder: cpu",
+                                 options_.uri, next_index_, av_get_pix_fmt_name(pool_format_),
+                                 av_get_pix_fmt_name(frames->sw_format)));
   if (decoded->width != layout_.width || decoded->height != layout_.height)
     throw InputError(fmt::format("'{}': frame {} changes size from {}x{} to {}x{} (mid-stream size changes are "
                                  "not supported: the frames before it are kept)",

@@ -1,7 +1,8 @@
 // Demux + decode with FFmpeg, straight into a FramePool: a custom get_buffer2 hands
 // the decoder pool buffers, so decoded pixels land in (pinned) memory the GPU can
-// DMA from with no extra host copy. Frames the decoder cannot write in our layout
-// (other pixel formats, stills) are converted into a pool buffer with swscale.
+// DMA from with no extra host copy. Y'CbCr of any chroma layout and 8 to 16 bits goes in as
+// decoded (the GPU stage narrows it); other formats (R'G'B', gray, paletted) are converted
+// into a pool buffer with swscale.
 #pragma once
 #include <atomic>
 #include <chrono>
@@ -61,6 +62,8 @@ struct VideoInfo {
   // Clockwise quarter turns the display matrix asks for (a phone held upright or upside
   // down); the GPU stage turns the frames after the upload (rotate_yuv).
   int quarter_turns = 0;
+  // The width of a stored pixel over its height (SAR): 1 for square pixels; a DVD's 16:11.
+  double sample_aspect = 1.0;
   // The stream's field order as it says: interlaced (top or bottom field first) or not.
   enum class Fields { progressive, top_first, bottom_first } fields = Fields::progressive;
 };
@@ -123,6 +126,9 @@ class VideoReader {
   // `stream_index` (may be null) gets the video stream the attempt checked.
   AvInputPtr open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index);
   AvFramePtr from_device(AvFramePtr decoded);
+  // What NVDEC writes on the device for this stream (NV12, P010, P016, YUV444P...), read
+  // from the first frame confirm_nvdec kept.
+  AVPixelFormat nvdec_format() const;
 
   ReaderOptions options_;
   VideoInfo info_;
@@ -134,6 +140,7 @@ class VideoReader {
   AvPacketPtr packet_;
   std::unique_ptr<FramePool> pool_;
   SwsContext* sws_ = nullptr;
+  AVPixelFormat pool_format_ = AV_PIX_FMT_YUV420P;  // what pool frames hold (layout_ says where)
   int stream_index_ = -1;
   bool input_done_ = false;
   bool flushed_ = false;

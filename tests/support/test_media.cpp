@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include "memory/frame_layout.hpp"
+#include "narrow/narrow_yuv_ref.hpp"
 #include "sink/audio_transcode.hpp"
 #include "source/video_reader.hpp"
 
@@ -52,6 +54,25 @@ const std::string& scratch_dir() {
 int run_command(const std::string& command) {
   const int status = std::system(command.c_str());
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+std::string video_field(const std::string& path, const std::string& field) {
+  const std::string listing = scratch_dir() + "/video-field.txt";
+  if (run_command("ffprobe -v error -select_streams v:0 -show_entries stream=" + field +
+                  " -of default=nw=1:nk=1 '" + path + "' > '" + listing + "'") != 0)
+    throw std::runtime_error("ffprobe could not read " + path);
+  std::ifstream in(listing);
+  std::string value;
+  std::getline(in, value);
+  return value;
+}
+
+std::vector<std::uint8_t> first_frame_rgb(const std::string& path) {
+  const std::string raw = scratch_dir() + "/first-frame.rgb";
+  if (run_command("ffmpeg -loglevel error -y -i '" + path + "' -frames:v 1 -pix_fmt rgb24 -f rawvideo '" + raw + "'") != 0)
+    throw std::runtime_error("ffmpeg could not convert " + path);
+  std::ifstream in(raw, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
 std::vector<double> frame_times(const std::string& path) {
@@ -170,12 +191,16 @@ ReaderOptions pageable_reader(const std::string& uri, int threads) {
 DecodedVideo decode_all(const std::string& path) {
   VideoReader reader(pageable_reader(path, 1));
   DecodedVideo out;
-  const YuvLayout& l = reader.layout();
+  // Wide frames (10-bit, 4:2:2, 4:4:4) as the GPU stage's first step narrows them.
+  const YuvLayout& decoded = reader.layout();
+  const YuvLayout l = narrowed_layout(decoded);
+  std::vector<std::uint8_t> narrowed(decoded.narrow() ? 0 : l.frame_bytes);
   out.width = l.width;
   out.height = l.height;
   while (auto f = reader.next()) {
     std::vector<std::uint8_t> planes;
-    const std::uint8_t* base = f->data();
+    if (!decoded.narrow()) reference::narrow_yuv(f->data(), decoded, narrowed.data(), l);
+    const std::uint8_t* base = decoded.narrow() ? f->data() : narrowed.data();
     auto copy_plane = [&](std::size_t offset, int pitch, int w, int h, int step) {
       for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) planes.push_back(base[offset + static_cast<std::size_t>(y) * pitch + x * step]);

@@ -42,6 +42,11 @@ int run_command(const std::string& command);
 // Each video frame's presentation time in seconds, in display order, as ffprobe reads it.
 std::vector<double> frame_times(const std::string& path);
 
+// One field of the first video stream as ffprobe prints it (e.g. "pix_fmt", "color_space").
+std::string video_field(const std::string& path, const std::string& field);
+// The first frame as the ffmpeg program shows it: R'G'B' bytes, tags honoured.
+std::vector<std::uint8_t> first_frame_rgb(const std::string& path);
+
 // Each stream of a file as ffprobe sees it.
 struct StreamInfo {
   std::string type, codec;  // "video" / "audio", "h264" / "aac"

@@ -104,24 +104,46 @@ TEST(Reader, PoolTooSmallIsAClearErrorNotAHang) {
 
 // Formats the decoder cannot write into the pool's 4:2:0 layout are converted into it;
 // the pixels must be what ffmpeg's own conversion makes of the same file.
-TEST(Reader, OtherPixelFormatsAreConverted) {
-  for (const char* format : {"yuv444p", "yuv422p"}) {
-    const std::string clip = test::make_clip(std::string(format) + ".mp4", 128, 96, 5,
-                                             std::string("-c:v libx264 -pix_fmt ") + format);
-    ReaderOptions ro = test::pageable_reader(clip);
-    VideoReader reader(ro);
+// 10-bit, 4:2:2 and 4:4:4 go into the pool as decoded, with no host conversion; narrowed as
+// the GPU stage's first step does (the twin), they match ffmpeg's own conversion to 8-bit 4:2:0.
+TEST(Reader, WideFormatsGoInAsDecoded) {
+  struct Wide {
+    const char* format;
+    int bytes, shift_x, shift_y;
+  };
+  for (const Wide w : {Wide{"yuv444p", 1, 0, 0}, Wide{"yuv422p", 1, 1, 0}, Wide{"yuv420p10le", 2, 1, 1},
+                       Wide{"yuv422p10le", 2, 1, 0}, Wide{"yuv444p10le", 2, 0, 0}}) {
+    const std::string clip = test::make_clip(std::string(w.format) + ".mp4", 128, 96, 5,
+                                             std::string("-c:v libx264 -pix_fmt ") + w.format);
+    VideoReader reader(test::pageable_reader(clip));
+    EXPECT_EQ(reader.info().pixel_format, w.format);
+    EXPECT_EQ(reader.layout().sample_bytes, w.bytes) << w.format;
+    EXPECT_EQ(reader.layout().chroma_shift_x, w.shift_x) << w.format;
+    EXPECT_EQ(reader.layout().chroma_shift_y, w.shift_y) << w.format;
     int n = 0;
     while (auto f = reader.next()) {
       EXPECT_TRUE(reader.pool().owns(f->frame->buf[0]));
       ++n;
     }
-    EXPECT_EQ(n, 5) << format;
-    EXPECT_EQ(reader.converted_frames(), 5) << format;
+    EXPECT_EQ(n, 5) << w.format;
+    EXPECT_EQ(reader.converted_frames(), 0) << w.format;
     const test::DecodedVideo got = test::decode_all(clip), want = test::ffmpeg_yuv420p(clip, 128, 96);
-    ASSERT_EQ(got.frames.size(), want.frames.size()) << format;
+    ASSERT_EQ(got.frames.size(), want.frames.size()) << w.format;
     for (std::size_t i = 0; i < got.frames.size(); ++i)
-      EXPECT_GT(test::psnr(got.frames[i], want.frames[i]), 40.0) << format << " frame " << i;
+      EXPECT_GT(test::psnr(got.frames[i], want.frames[i]), 40.0) << w.format << " frame " << i;
   }
+}
+
+// What the GPU stage cannot take as decoded is still converted on the host.
+TEST(Reader, OtherPixelFormatsAreConverted) {
+  const std::string clip = test::make_clip("rgb24.mkv", 128, 96, 5, "-c:v libx264rgb -pix_fmt rgb24");
+  VideoReader reader(test::pageable_reader(clip));
+  EXPECT_TRUE(reader.layout().narrow());
+  int n = 0;
+  while (auto f = reader.next()) ++n;
+  EXPECT_EQ(n, 5);
+  EXPECT_EQ(reader.converted_frames(), 5);
+  EXPECT_EQ(reader.info().colour.range, ColourRange::limited);  // as swscale writes it, whatever the tags
 }
 
 TEST(Reader, StillImageIsOneFrame) {
