@@ -70,6 +70,9 @@ int main(int argc, char** argv) {
   // `vidpipe run ... | head` closes the pipe early: the run must still finish its output and
   // report, so a write to a closed stdout/stderr fails quietly instead of killing it.
   std::signal(SIGPIPE, SIG_IGN);
+  // A file-size limit (ulimit -f, a quota) must read as a write error the sink reports and
+  // cleans up after, not a signal that kills the run with a half-written file.
+  std::signal(SIGXFSZ, SIG_IGN);
   try {
     if (*run) return vidpipe::run_command(run_args, &stop_requested);
     if (*config_doc) {

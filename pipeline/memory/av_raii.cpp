@@ -1,5 +1,8 @@
 #include "memory/av_raii.hpp"
 
+#include <unistd.h>
+
+#include <cstdint>
 #include <new>
 
 namespace vidpipe {
@@ -8,6 +11,12 @@ std::string av_error_string(int err) {
   char buf[AV_ERROR_MAX_STRING_SIZE] = {};
   av_strerror(err, buf, sizeof buf);
   return buf;
+}
+
+void AvInputDeleter::operator()(AVFormatContext* f) const {
+  const std::intptr_t pipe_fd = f ? reinterpret_cast<std::intptr_t>(f->opaque) - 1 : -1;
+  avformat_close_input(&f);
+  if (pipe_fd >= 0) ::close(static_cast<int>(pipe_fd));
 }
 
 AvFramePtr make_frame() {

@@ -17,7 +17,9 @@ std::string av_error_string(int err);
 struct AvFrameDeleter { void operator()(AVFrame* f) const { av_frame_free(&f); } };
 struct AvPacketDeleter { void operator()(AVPacket* p) const { av_packet_free(&p); } };
 struct AvCodecContextDeleter { void operator()(AVCodecContext* c) const { avcodec_free_context(&c); } };
-struct AvInputDeleter { void operator()(AVFormatContext* f) const { avformat_close_input(&f); } };
+// Also closes a named pipe's read end that open_input handed FFmpeg as pipe:N (kept in the
+// context's opaque as fd + 1): FFmpeg's pipe protocol never closes the descriptor it is given.
+struct AvInputDeleter { void operator()(AVFormatContext* f) const; };
 struct AvBufferDeleter { void operator()(AVBufferRef* b) const { av_buffer_unref(&b); } };
 struct AvDictionaryDeleter { void operator()(AVDictionary* d) const { av_dict_free(&d); } };
 

@@ -105,7 +105,13 @@ void make_sinks(PipelineParts& p, int slots) {
     so.config.path = sink_path_for(p.config.sink.path, i, n);
     so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);
     so.controls = &p.controls;
-    if (!is_live_uri(p.inputs[i].uri) && p.inputs[i].preloaded == 0) so.audio_from = p.inputs[i].uri;
+    // The audio is read by a second demuxer of the same file: a pipe cannot be read twice.
+    std::error_code not_a_file;
+    if (!is_live_uri(p.inputs[i].uri) && p.inputs[i].preloaded == 0 &&
+        std::filesystem::is_regular_file(p.inputs[i].uri, not_a_file))
+      so.audio_from = p.inputs[i].uri;
+    else if (std::filesystem::is_fifo(p.inputs[i].uri, not_a_file) && p.config.sink.audio == SinkAudio::copy)
+      spdlog::info("'{}' is a pipe: its audio, if any, is not copied (it cannot be read twice)", p.inputs[i].uri);
     p.sinks.push_back(make_sink(so));
   }
 }

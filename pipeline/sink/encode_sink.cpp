@@ -99,11 +99,19 @@ class EncodeSink final : public Sink {
   void finish() override {
     if (!open_) return;
     open_ = false;
-    AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
-    drain();
-    with_audio([&] { audio_->finish(video_end_s_); });
-    AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + o_.path + "': cannot finalise");
-    AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + o_.path + "': cannot close");
+    // After a failed write the file misses bytes its index would point at: nothing of it is
+    // kept (and removing it gives the space back on a full disk).
+    if (write_failed_) return discard_partial();
+    try {
+      AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
+      drain();
+      with_audio([&] { audio_->finish(video_end_s_); });
+      AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + temp_path_ + "': cannot finalise");
+      AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + temp_path_ + "': cannot close");
+    } catch (const OutputError&) {
+      discard_partial();
+      throw;
+    }
     if (frames_ == 0 && !streaming_) {
       // A file with no frame in it plays nothing: nothing is left under the output's name.
       std::filesystem::remove(temp_path_);
@@ -126,6 +134,18 @@ class EncodeSink final : public Sink {
   }
 
   std::int64_t frames_written() const override { return frames_; }
+
+  // Closes what is left of the file and removes it: the report then says 0 frames written,
+  // which is what a user finds.
+  void discard_partial() {
+    if (output_ && output_->pb) avio_closep(&output_->pb);
+    if (streaming_) return;
+    std::error_code ignored;
+    std::filesystem::remove(temp_path_, ignored);
+    spdlog::warn("'{}' not written: {} frames were lost with the write error; '{}' was removed", o_.path, frames_,
+                 temp_path_);
+    frames_ = 0;
+  }
 
   std::string describe() const override {
     const std::string name = encoder_->codec->name;
@@ -228,8 +248,11 @@ class EncodeSink final : public Sink {
       AV_CHECK_AS(OutputError, ret, "'" + o_.path + "': encoder error");
       av_packet_rescale_ts(packet_.get(), encoder_->time_base, output_->streams[0]->time_base);
       packet_->stream_index = 0;
-      AV_CHECK_AS(OutputError, av_interleaved_write_frame(output_.get(), packet_.get()),
-                  "'" + o_.path + "': write error");
+      if (const int written = av_interleaved_write_frame(output_.get(), packet_.get()); written < 0) {
+        write_failed_ = true;
+        throw OutputError(fmt::format("'{}': cannot write '{}': {}", o_.path, streaming_ ? o_.path : temp_path_,
+                                      av_error_string(written)));
+      }
     }
   }
 
@@ -247,6 +270,7 @@ class EncodeSink final : public Sink {
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
   std::int64_t frames_ = 0;
   bool open_ = false;
+  bool write_failed_ = false;  // the file is missing data: finish() removes it
   std::filesystem::file_time_type started_ = std::filesystem::file_time_type::clock::now();
 };
 

@@ -6,7 +6,15 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
+#include <utility>
 
 #include "base/clock.hpp"
 #include "base/errors.hpp"
@@ -54,6 +62,55 @@ AvDictionaryPtr input_options(const std::string& uri, const InputConfig& options
   return AvDictionaryPtr(d);
 }
 
+namespace {
+
+// A named pipe's read end until FFmpeg's input owns it (AvInputDeleter closes it then).
+class FifoReadEnd {
+ public:
+  explicit FifoReadEnd(int fd = -1) : fd_(fd) {}
+  FifoReadEnd(FifoReadEnd&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+  FifoReadEnd& operator=(FifoReadEnd&&) = delete;
+  ~FifoReadEnd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  bool open() const { return fd_ >= 0; }
+  int fd() const { return fd_; }
+  // Hands the descriptor to the input that now reads it.
+  void give_to(AVFormatContext* input) { input->opaque = reinterpret_cast<void*>(std::intptr_t{std::exchange(fd_, -1)} + 1); }
+
+ private:
+  int fd_;
+};
+
+// A named pipe blocks its reader's open() until a writer comes, and no FFmpeg interrupt can
+// end that wait. So wait here instead, for input.timeout_ms or the stop flag: a non-blocking
+// read end opens at once and polls readable when the writer's first bytes arrive. FFmpeg
+// then reads that same descriptor (pipe:N): reopening the path would block again once a
+// quick writer had written everything and gone.
+FifoReadEnd wait_for_fifo_writer(const std::string& path, int timeout_ms, IoDeadline& deadline) {
+  std::error_code ignored;
+  if (!std::filesystem::is_fifo(path, ignored)) return FifoReadEnd();
+  const double give_up = steady_seconds() + timeout_ms / 1e3;
+  FifoReadEnd read_end(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
+  const int fd = read_end.fd();
+  if (fd < 0) throw InputError(fmt::format("cannot open input '{}': {}", path, std::strerror(errno)));
+  while (!deadline.stopped()) {
+    pollfd ready{fd, POLLIN, 0};
+    if (::poll(&ready, 1, 50) > 0 && (ready.revents & POLLIN)) {
+      // From here FFmpeg's reads should wait for data, as on any pipe.
+      if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
+        throw InputError(fmt::format("cannot read input '{}': {}", path, std::strerror(errno)));
+      return read_end;
+    }
+    if (steady_seconds() > give_up)
+      throw InputError(fmt::format("input '{}' is a named pipe and nothing wrote to it within {:.1f} s "
+                                   "(input.timeout_ms)", path, timeout_ms / 1e3));
+  }
+  throw InputError("stopped while waiting for a writer on '" + path + "'");
+}
+
+}  // namespace
+
 AvInputPtr open_input(const std::string& uri, const InputConfig& open_options, IoDeadline& deadline, double timeout_s) {
   const AVInputFormat* format = nullptr;
   AvDictionaryPtr options = input_options(uri, open_options);
@@ -67,18 +124,21 @@ AvInputPtr open_input(const std::string& uri, const InputConfig& open_options, I
   std::error_code size_error;
   if (std::filesystem::is_regular_file(uri, size_error) && std::filesystem::file_size(uri, size_error) == 0)
     throw InputError("input '" + uri + "' is an empty file");
+  FifoReadEnd fifo = wait_for_fifo_writer(uri, open_options.timeout_ms, deadline);
+  const std::string url = fifo.open() ? "pipe:" + std::to_string(fifo.fd()) : uri;
   AVFormatContext* raw = avformat_alloc_context();
   if (!raw) throw std::bad_alloc();
   raw->interrupt_callback = deadline.callback();
   deadline.clear();
   AVDictionary* opts = options.release();
   deadline.arm(timeout_s);
-  const int opened = avformat_open_input(&raw, uri.c_str(), format, &opts);
+  const int opened = avformat_open_input(&raw, url.c_str(), format, &opts);
   AvDictionaryPtr unused(opts);
   if (opened < 0 && deadline.fired())
     throw InputError(fmt::format("input '{}': no data within {:.1f} s", uri, timeout_s));
   AV_CHECK_AS(InputError, opened, (is_camera_uri(uri) ? "camera '" : "cannot open input '") + uri + "'");
   AvInputPtr input(raw);
+  if (fifo.open()) fifo.give_to(input.get());
   deadline.arm(timeout_s);
   AV_CHECK_AS(InputError, avformat_find_stream_info(input.get(), nullptr),
               "cannot read stream info of '" + uri + "'");

@@ -14,4 +14,15 @@ cp -L /usr/lib/x86_64-linux-gnu/libspdlog.so.1.10 /usr/lib/x86_64-linux-gnu/libf
 strip .device/bin/*
 mkdir -p .device/data
 cp /usr/share/doc/opencv-doc/examples/data/{messi5.jpg,Megamind.avi,fruits.jpg} .device/data/
+# HEVC clips for the wide-format tests and benchmarks: the GPU machine's ffmpeg has no HEVC
+# encoder. Same picture and bit rate in 8-bit 4:2:0 and Main10, so only the format differs.
+mkdir -p .device/clips
+make_hevc() {  # name size frames pix_fmt
+  [ -s ".device/clips/$1.mp4" ] && return
+  ffmpeg -loglevel error -y -f lavfi -i "testsrc2=size=$2:rate=30" -vf noise=alls=12:allf=t -frames:v "$3" \
+    -c:v libx265 -preset ultrafast -b:v 20M -pix_fmt "$4" -x265-params log-level=error ".device/clips/$1.mp4"
+}
+make_hevc hevc-main10-small 320x240 12 yuv420p10le
+make_hevc hevc8-4k 3840x2160 60 yuv420p
+make_hevc hevc10-4k 3840x2160 60 yuv420p10le
 du -sh .device

@@ -1,18 +1,19 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | mutants | all (all but inputs,
-# ladder and mutants).
+# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | formats | mutants | all (all but
+# inputs, ladder, formats and mutants); several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
 mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .device/runtime-bundle.tar.xz && cp -a .device/lib/. /tmp/rt/lib/
 export LD_LIBRARY_PATH=/tmp/rt/lib PATH=/tmp/rt/bin:$PATH VIDPIPE_SOURCE_DIR=$PWD VIDPIPE_BIN=$PWD/.device/bin/vidpipe
 export VIDPIPE_TEST_DATA=$PWD/.device/data  # opencv-doc's images (the GPU machine has no opencv-doc)
+export VIDPIPE_CLIPS=$PWD/.device/clips     # HEVC clips pack.sh made (no HEVC encoder there)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 status=0
-if [[ $what == all || $what == tests ]]; then
+if [[ $what == all || $what == *tests* ]]; then
   .device/bin/vidpipe_tests 2>&1 | tee "$OUT/unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
   .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
@@ -47,13 +48,13 @@ if [[ $what == all || $what == tools ]]; then
   $VIDPIPE_BIN trace-png --trace /tmp/trace.json --png $OUT/trace.png --start 0.25 --window 40
   xz -9 -c /tmp/trace.json > $OUT/trace.json.xz
 fi
-if [[ $what == all || $what == sanitize ]]; then
+if [[ $what == all || $what == *sanitize* ]]; then
   # Issue 6: compute-sanitizer over the GPU tests (the device build has -lineinfo, so a
   # report names the source line). The fault test traps on purpose: left out.
-  gpu_tests='*Gpu*:Modes/*'
+  gpu_tests=${SANITIZE_FILTER:-'*Gpu*:Modes/*'}
   compute-sanitizer --tool memcheck --error-exitcode 9 .device/bin/vidpipe_tests --gtest_filter="$gpu_tests" \
     > "$OUT/memcheck.log" 2>&1; echo "memcheck exit $?"; grep -E "ERROR SUMMARY|tests? ran|PASSED|FAILED" "$OUT/memcheck.log"
-  compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 .device/bin/vidpipe_tests \
+  [[ -n ${SANITIZE_FILTER:-} ]] || compute-sanitizer --tool racecheck --racecheck-report all --error-exitcode 9 .device/bin/vidpipe_tests \
     --gtest_filter='FaceLayersGpu.*:FaceNetGpu.*:ExecutorGpu*:NvdecGpu.*' > "$OUT/racecheck.log" 2>&1
   echo "racecheck exit $?"; grep -E "RACECHECK SUMMARY|Race reported|at .*\.cu:[0-9]+|tests? ran" "$OUT/racecheck.log" | head -20
 fi
@@ -77,6 +78,11 @@ if [[ $what == all || $what == bench ]]; then
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 $clip
   python3 scripts/device/bench_core.py --bin "$VIDPIPE_BIN" --clip $clip --frames 300 --out "$OUT" \
     ${BENCH_THREADS:+--threads $BENCH_THREADS} | tee "$OUT/bench.md"
+fi
+if [[ $what == *formats* ]]; then
+  # Issue 12: 4K 10-bit and 4:4:4 against the same picture in 8-bit 4:2:0, async with inference
+  # on, beside ffmpeg's decode-only rate for each clip; one table (formats.md).
+  bash scripts/device/formats-bench.sh "$VIDPIPE_BIN" "$OUT/formats.md"
 fi
 if [[ $what == mutants ]]; then
   # The GPU mutants (scripts/device/pack-mutants.sh): each must fail a GPU test.

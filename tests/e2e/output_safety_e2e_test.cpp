@@ -88,5 +88,28 @@ TEST(OutputSafetyE2E, AClosedPipeDoesNotLoseTheOutput) {
   EXPECT_FALSE(test::temporary_left(out));
 }
 
+// A full disk, as a file-size limit (ulimit -f) fails writes the same way without needing
+// root for a small filesystem: one line naming the output, the file written and the error,
+// exit 3, no partial file left, and the report (written where there is room) says 0 frames
+// were written, which is what a user finds.
+TEST(OutputSafetyE2E, AWriteErrorNamesTheFileAndLeavesNothingHalfWritten) {
+  const std::string dir = test::scratch_dir() + "/full";
+  std::filesystem::create_directories(dir);
+  const std::string big = test::make_clip("full-in.mp4", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -vf noise=alls=30:allf=t");
+  const std::string out = dir + "/out.mp4", report = dir + "/report.json", log = dir + "/log.txt";
+  const std::string run = test::vidpipe_command_line("run --input " + big + " --set device=cpu --set gpu.inference="
+                                                     "false --set sink.crf=0 --report " + report + " --set sink.path=" + out);
+  // 96 KiB: the report fits, the lossless video does not.
+  const int code = test::run_command("bash -c 'ulimit -f 96; " + run + "' > " + log + " 2>&1");
+  const std::string said = bytes_of(log);
+  EXPECT_EQ(code, 3) << said;
+  EXPECT_NE(said.find("'" + out + "': cannot write '" + out + "."), std::string::npos) << said;
+  EXPECT_NE(said.find("File too large"), std::string::npos) << said;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  EXPECT_FALSE(test::temporary_left(out)) << "a partial file was left";
+  const nlohmann::json written = test::read_json(report);
+  EXPECT_EQ(written.at("inputs").at(0).at("frames_written"), 0) << written.dump();
+}
+
 }  // namespace
 }  // namespace vidpipe

@@ -2,6 +2,7 @@
 // non-zero exit, or frames skipped and counted; never a crash or a hang; and an
 // output file that is finalised and playable whatever happened.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -58,6 +59,33 @@ TEST(ReliabilityE2E, AudioOnlyFile) {
   if (test::run_command("ffmpeg -loglevel error -y -f lavfi -i sine=d=1 '" + scratch("tone.wav") + "' 2>/dev/null") != 0)
     GTEST_SKIP() << "this ffmpeg cannot make an audio file (no sine source or wav muxer)";
   expect_input_error(scratch("tone.wav"), "no video stream");
+}
+
+// A named pipe nobody writes to: run and probe wait input.timeout_ms, not forever, and say why.
+TEST(ReliabilityE2E, ANamedPipeWithNoWriterEndsWithinItsTimeout) {
+  const std::string fifo = scratch("lonely.fifo");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  for (const std::string args : {"run --input " + fifo + " --set input.timeout_ms=400 --set sink.kind=null",
+                                 "probe --input " + fifo}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = vidpipe(args);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 10s) << args;
+    EXPECT_EQ(r.code, 3) << r.output;
+    EXPECT_NE(r.output.find("'" + fifo + "' is a named pipe and nothing wrote to it"), std::string::npos) << r.output;
+  }
+}
+
+// ... and one that is written to (here after the run has started) is read to its end.
+TEST(ReliabilityE2E, ANamedPipeIsReadToItsEnd) {
+  const std::string fifo = scratch("fed.fifo"), out = scratch("from-fifo.mp4");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string ts = test::make_clip("fifo-feed.ts", 160, 120, 20, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  test::Background writer("sleep 0.5; cat " + ts + " > " + fifo, scratch("fifo-writer.log"));
+  const auto r = vidpipe("run --input " + fifo + " --set device=cpu --set gpu.inference=false --set sink.path=" + out);
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(test::decode_all(out).frames.size(), 20u);
 }
 
 // Packets, but no frame ever decodes (every IDR slice removed): looping it must not spin.
