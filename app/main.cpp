@@ -1,5 +1,6 @@
 // vidpipe: read the command, run it, map errors to exit codes (README "Exit codes").
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 extern "C" {
@@ -7,6 +8,8 @@ extern "C" {
 }
 
 #include <csignal>
+#include <filesystem>
+#include <new>
 #include <iostream>
 
 #include "commands.hpp"
@@ -104,6 +107,17 @@ int main(int argc, char** argv) {
   } catch (const vidpipe::CudaError& e) {
     std::cerr << "vidpipe: " << e.what() << "\n";
     return 4;
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A path the program met on the way (a symlink loop, a permission): an input/output error.
+    std::cerr << "vidpipe: input error: '" << e.path1().string() << "': " << e.code().message() << "\n";
+    return 3;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "vidpipe: input error: out of host memory (frames too large for this machine, or too many "
+                 "buffers: lower copy.batch_size, copy.streams or reader.pool_frames)\n";
+    return 3;
+  } catch (const nlohmann::json::exception& e) {
+    std::cerr << "vidpipe: input error: " << e.what() << "\n";
+    return 3;
   } catch (const std::exception& e) {
     std::cerr << "vidpipe: error: " << e.what() << "\n";
     return 1;

@@ -29,6 +29,7 @@ Config load_run_config(const RunArgs& args) {
 Config load_checked_config(const RunArgs& args, bool bench) {
   Config config = load_run_config(args);
   refuse_outputs_onto_inputs(config, bench);
+  check_output_places(config, bench);
   return config;
 }
 

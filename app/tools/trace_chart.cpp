@@ -15,7 +15,13 @@ namespace vidpipe {
 void write_trace_chart(const std::string& trace_json, const std::string& png, double start_s, double window_ms) {
   std::ifstream in(trace_json);
   if (!in) throw InputError("cannot read trace '" + trace_json + "'");
-  const nlohmann::json j = nlohmann::json::parse(in);
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(fmt::format("'{}' is not a trace written by vidpipe --trace (byte {}: not JSON)", trace_json,
+                                 e.byte));
+  }
   std::map<int, std::string> names;
   std::string title;
   double first = 1e300;

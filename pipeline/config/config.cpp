@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <set>
 #include <fstream>
 
 #include "base/errors.hpp"
@@ -102,6 +103,13 @@ void apply(Config& c, const std::string& path, const YAML::Node& value, const st
 }
 
 void walk(Config& c, const YAML::Node& map, const std::string& prefix, const std::string& file) {
+  // yaml-cpp keeps both entries of a repeated key and lookups see the first: a user editing
+  // the second would see no effect. Say so instead.
+  std::set<std::string> seen;
+  for (const auto& item : map)
+    if (item.first.IsScalar() && !seen.insert(item.first.Scalar()).second)
+      throw ConfigError(where(file, item.first.Mark()) + ": " + (prefix.empty() ? "" : prefix + ".") +
+                        item.first.Scalar() + ": given twice in this section; keep one");
   for (const auto& item : map) {
     // A YAML key can itself be a list or map ("? [a, b]: 1"); no vidpipe key is.
     if (!item.first.IsScalar())
@@ -151,6 +159,9 @@ std::string config_error(const Config& c, const std::string& key, const std::str
 namespace {
 
 void apply_file(Config& c, const std::string& path) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored))
+    throw ConfigError("config file '" + path + "' is a directory; give a YAML file (e.g. config/default.yaml)");
   std::ifstream in(path);
   if (!in) throw ConfigError("cannot read config file '" + path + "'");
   YAML::Node root;

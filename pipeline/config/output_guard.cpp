@@ -51,4 +51,17 @@ void refuse_outputs_onto_inputs(const Config& c, bool bench) {
                                            "' itself; writing it would destroy the input: choose another path"));
 }
 
+void check_output_places(const Config& c, bool bench) {
+  if (const std::string problem = container_problem(c.sink); !problem.empty())
+    throw ConfigError(config_error(c, "sink.path", problem));
+  for (const Output& o : outputs_of(c, static_cast<int>(input_uris(c).size()), bench)) {
+    if (o.path.empty() || o.path.find("://") != std::string::npos) continue;
+    const std::filesystem::path folder = std::filesystem::path(o.path).parent_path();
+    std::error_code ec;
+    if (!folder.empty() && !std::filesystem::is_directory(folder, ec))
+      throw ConfigError(config_error(c, o.key, "cannot write '" + o.path + "': the folder '" + folder.string() +
+                                                   "' does not exist"));
+  }
+}
+
 }  // namespace vidpipe

@@ -11,4 +11,9 @@ namespace vidpipe {
 // symlinks, hard links: the same device and inode).
 void refuse_outputs_onto_inputs(const Config& config, bool bench);
 
+// Throws ConfigError naming the key when an output cannot be written where it is asked for
+// (its folder does not exist, or the sink's container cannot hold the video): found before
+// the run rather than after it.
+void check_output_places(const Config& config, bool bench);
+
 }  // namespace vidpipe

@@ -63,7 +63,10 @@ class EncodeSink final : public Sink {
     const int opened = avio_open2(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE, nullptr, &raw_opts);
     AvDictionaryPtr unused_options(raw_opts);  // what avio_open2 left over
     AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + temp_path_ + "'");
-    AV_CHECK_AS(OutputError, avformat_write_header(output_.get(), nullptr), "'" + o.path + "': cannot write header");
+    if (const int header = avformat_write_header(output_.get(), nullptr); header < 0) {
+      discard_partial();
+      throw OutputError("'" + o.path + "': cannot write header: " + av_error_string(header));
+    }
     open_ = true;
   }
 
@@ -142,8 +145,7 @@ class EncodeSink final : public Sink {
     if (streaming_) return;
     std::error_code ignored;
     std::filesystem::remove(temp_path_, ignored);
-    spdlog::warn("'{}' not written: {} frames were lost with the write error; '{}' was removed", o_.path, frames_,
-                 temp_path_);
+    spdlog::warn("'{}' not written ({} frames lost); its partial file '{}' was removed", o_.path, frames_, temp_path_);
     frames_ = 0;
   }
 
@@ -216,6 +218,9 @@ class EncodeSink final : public Sink {
   }
 
   void open_encoder() {
+    if (out_.layout.width < 2 || out_.layout.height < 2)
+      throw OutputError(fmt::format("'{}': a {}x{} picture is too small to encode (4:2:0 needs at least 2x2)", o_.path,
+                                    out_.layout.width, out_.layout.height));
     if (o_.codec == "auto") {
       if (const AVCodec* nvenc = avcodec_find_encoder_by_name("h264_nvenc"); nvenc && try_open(nvenc)) return;
       spdlog::info("NVENC not usable here{}; encoding with libx264", open_error_.empty() ? "" : " (" + open_error_ + ")");

@@ -4,6 +4,16 @@
 
 #include <unistd.h>
 
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+}
+
+#include <fmt/format.h>
+
+#include <cstdint>
+#include <functional>
+
 #include <filesystem>
 #include <string>
 
@@ -63,7 +73,28 @@ std::string sink_path_for(const std::string& path, int input, int inputs) {
 std::string temporary_path_for(const std::string& path) {
   // The pid keeps two runs writing the same output apart, and a killed run's leftover
   // from being taken for this one's.
-  return path + "." + std::to_string(getpid()) + ".part";
+  const std::string suffix = "." + std::to_string(getpid()) + ".part";
+  const std::filesystem::path p(path);
+  const std::string name = p.filename().string();
+  // A name near the file system's 255-byte limit has no room for the suffix: shorten it, with
+  // a hash of the whole name so that two such outputs in one folder still differ.
+  constexpr std::size_t name_max = 255;
+  if (name.size() + suffix.size() <= name_max) return path + suffix;
+  const std::string hash = fmt::format("~{:08x}", static_cast<std::uint32_t>(std::hash<std::string>{}(name)));
+  return (p.parent_path() / (name.substr(0, name_max - suffix.size() - hash.size()) + hash + suffix)).string();
+}
+
+std::string container_problem(const SinkConfig& sink) {
+  if (sink.kind != SinkKind::encode) return "";
+  const AVOutputFormat* format = av_guess_format(nullptr, sink.path.c_str(), nullptr);
+  const std::string extension = std::filesystem::path(sink.path).extension().string();
+  if (!format)
+    return "'" + sink.path + "': no container is known by the extension '" + extension + "'; use .mp4, .mkv, .mov or .ts";
+  const bool hevc = sink.codec.find("hevc") != std::string::npos || sink.codec.find("265") != std::string::npos;
+  if (avformat_query_codec(format, hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) != 1)
+    return "'" + sink.path + "': a " + format->name + " file cannot hold " + (hevc ? "HEVC" : "H.264") +
+           " video; use .mp4, .mkv, .mov or .ts";
+  return "";
 }
 
 }  // namespace vidpipe

@@ -87,7 +87,9 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   if (stream_index_ < 0) throw InputError("'" + options.uri + "': no video stream");
   const AVStream* stream = input_->streams[stream_index_];
   const AVCodecParameters* par = stream->codecpar;
-  if (par->width <= 0 || par->height <= 0 || par->width > max_dimension ||
+  if (par->width <= 0 || par->height <= 0)
+    throw InputError("'" + options.uri + "': its header gives no picture size (a broken or truncated file?)");
+  if (par->width > max_dimension ||
       par->height > max_dimension)
     throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
                      "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");

@@ -88,6 +88,54 @@ TEST(ReliabilityE2E, ANamedPipeIsReadToItsEnd) {
   EXPECT_EQ(test::decode_all(out).frames.size(), 20u);
 }
 
+// Mistakes that used to end in a raw library message or exit 1: each is one line naming the
+// file or key and what to do, with the documented exit code, found before the run starts.
+TEST(ReliabilityE2E, MistakesGetOneLineThatSaysWhatToDo) {
+  const std::string clip = test::make_clip("mistakes.mp4", 160, 120, 5, "-c:v libx264 -pix_fmt yuv420p");
+  std::filesystem::remove(scratch("loop-a")), std::filesystem::remove(scratch("loop-b"));
+  std::filesystem::create_symlink(scratch("loop-b"), scratch("loop-a"));
+  std::filesystem::create_symlink(scratch("loop-a"), scratch("loop-b"));
+  std::ofstream(scratch("twice.yaml")) << "copy:\n  streams: 2\n  streams: 4\n";
+  std::ofstream(scratch("broken-trace.json")) << "{\"traceEvents\": [";
+  std::ofstream(scratch("one-pixel.y4m"), std::ios::binary) << "YUV4MPEG2 W1 H1 F30:1 C420jpeg\nFRAME\n\x10\x80\x80";
+  const std::string run = "run --set gpu.inference=false --set device=cpu --input ";
+  struct Mistake {
+    std::string args;
+    int code;
+    std::string says;
+  };
+  for (const Mistake& m : std::vector<Mistake>{
+           {run + clip + " --set sink.path=" + scratch("out.webm"), 2, "a webm file cannot hold H.264 video"},
+           {run + clip + " --set sink.path=" + scratch("out.gif"), 2, "a gif file cannot hold H.264 video"},
+           {run + clip + " --report " + scratch("no-such-folder/r.json"), 2, "metrics.report: cannot write"},
+           {run + clip + " --trace " + scratch("no-such-folder/t.json"), 2, "metrics.trace: cannot write"},
+           {"run --config " + test::scratch_dir() + " --input " + clip, 2, "is a directory; give a YAML file"},
+           {"run --config " + scratch("twice.yaml") + " --input " + clip, 2, "twice.yaml:3:3: copy.streams: given twice"},
+           {run + scratch("loop-a"), 3, "'" + scratch("loop-a") + "': Too many levels of symbolic links"},
+           {"trace-png --trace " + scratch("broken-trace.json") + " --png " + scratch("t.png"), 3, "is not a trace"},
+           {run + scratch("one-pixel.y4m") + " --set sink.path=" + scratch("one.mp4"), 3, "1x1 picture is too small"}}) {
+    const auto r = vidpipe(m.args);
+    EXPECT_EQ(r.code, m.code) << m.args << "\n" << r.output;
+    EXPECT_NE(r.output.find(m.says), std::string::npos) << m.args << "\n" << r.output;
+    EXPECT_EQ(r.output.find("exception"), std::string::npos) << r.output;
+  }
+  EXPECT_FALSE(test::temporary_left(scratch("out.webm")));
+  EXPECT_FALSE(test::temporary_left(scratch("one.mp4")));
+}
+
+// A name of 255 bytes, the most a file system takes, leaves no room for ".<pid>.part": the
+// temporary name is shortened, and the output still lands under the name asked for.
+TEST(ReliabilityE2E, AnOutputNameOfTheLongestLengthIsWritten) {
+  const std::string name = std::string(251, 'n') + ".mp4";
+  const std::string clip = test::make_clip("long-name-in.mp4", 160, 120, 5, "-c:v libx264 -pix_fmt yuv420p");
+  const auto r = vidpipe("run --set gpu.inference=false --set device=cpu --input " + clip + " --set sink.path=" +
+                         scratch(name) + " --set metrics.report=");
+  EXPECT_EQ(r.code, 0) << r.output;
+  EXPECT_EQ(test::decode_all(scratch(name)).frames.size(), 5u);
+  for (const auto& entry : std::filesystem::directory_iterator(test::scratch_dir()))
+    EXPECT_NE(entry.path().extension(), ".part") << "left behind: " << entry.path();
+}
+
 // Packets, but no frame ever decodes (every IDR slice removed): looping it must not spin.
 TEST(ReliabilityE2E, ALoopThatDecodesNothingEnds) {
   const std::string file = scratch("no-idr.mp4");
