@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 #include "cli_runner.hpp"
 #include "memory/cuda_raii.hpp"
@@ -94,6 +95,10 @@ TEST(PixelFormatE2E, RgbAndGraySourcesKeepTheirColours) {
       {"gray.mkv", "-frames:v 3 -c:v ffv1 -pix_fmt gray", 180, 180, 180},
       {"bgr0.mkv", "-frames:v 3 -c:v ffv1 -pix_fmt bgr0", 20, 60, 220}};
   for (const Source& s : sources) {
+    if (s.make.find("libx264rgb") != std::string::npos && !test::ffmpeg_has_encoder("libx264rgb")) {
+      std::cout << "(no libx264rgb in this ffmpeg: " << s.name << " left out)\n";
+      continue;
+    }
     const std::string in = dir + "/colour-" + s.name;
     char colour[16];
     std::snprintf(colour, sizeof colour, "0x%02X%02X%02X", s.r, s.g, s.b);
