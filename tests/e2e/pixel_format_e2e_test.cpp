@@ -92,8 +92,8 @@ TEST(PixelFormatE2E, RgbAndGraySourcesKeepTheirColours) {
       {"red.png", "-frames:v 1 -pix_fmt rgb24", 253, 0, 0},
       {"gray.png", "-frames:v 1 -pix_fmt gray", 76, 76, 76},
       {"rgb.mkv", "-frames:v 3 -c:v libx264rgb -pix_fmt rgb24", 40, 200, 90},
-      {"gray.mkv", "-frames:v 3 -c:v ffv1 -pix_fmt gray", 180, 180, 180},
-      {"bgr0.mkv", "-frames:v 3 -c:v ffv1 -pix_fmt bgr0", 20, 60, 220}};
+      {"gray.avi", "-frames:v 3 -c:v rawvideo -pix_fmt gray", 180, 180, 180},
+      {"bgr24.avi", "-frames:v 3 -c:v rawvideo -pix_fmt bgr24", 20, 60, 220}};
   for (const Source& s : sources) {
     if (s.make.find("libx264rgb") != std::string::npos && !test::ffmpeg_has_encoder("libx264rgb")) {
       std::cout << "(no libx264rgb in this ffmpeg: " << s.name << " left out)\n";

@@ -136,7 +136,7 @@ TEST(Reader, WideFormatsGoInAsDecoded) {
 
 // What the GPU stage cannot take as decoded is still converted on the host.
 TEST(Reader, OtherPixelFormatsAreConverted) {
-  const std::string clip = test::make_clip("bgr0.mkv", 128, 96, 5, "-c:v ffv1 -pix_fmt bgr0");
+  const std::string clip = test::make_clip("bgr24.avi", 128, 96, 5, "-c:v rawvideo -pix_fmt bgr24");
   VideoReader reader(test::pageable_reader(clip));
   EXPECT_TRUE(reader.layout().narrow());
   int n = 0;
