@@ -28,4 +28,18 @@ for target in config decode; do
     -artifact_prefix=build-fuzz/crash-$target- $corpus/$target > build-fuzz/fuzz-$target.log 2>&1 || { tail -40 build-fuzz/fuzz-$target.log; echo "fuzz: fuzz_$target failed, input kept as build-fuzz/crash-$target-*"; exit 1; }
   grep -E "^Done" build-fuzz/fuzz-$target.log
 done
+# The third target: the whole run path (the sanitised binary where scripts/test.sh built it).
+run_bin=${VIDPIPE_RUN_BIN:-build-asan/app/vidpipe}
+[ -x "$run_bin" ] || run_bin=build/app/vidpipe
+mkdir -p $corpus/run
+if [ ! -s $corpus/run/seed.y4m ]; then
+  for spec in "mp4:-c:v libx264 -pix_fmt yuv420p" "mkv:-c:v libx264 -pix_fmt yuv444p" "ts:-c:v libx264 -f mpegts" \
+      "avi:-c:v mpeg4" "png:-frames:v 1" "y4m:-pix_fmt yuv420p"; do
+    ext=${spec%%:*}
+    ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=64x48:rate=5 -frames:v 4 ${spec#*:} $corpus/run/seed.$ext
+  done
+  ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=64x48:rate=5 -f lavfi -i sine=d=1 -frames:v 4 -c:v libx264 \
+    -c:a aac -shortest $corpus/run/seed-audio.mp4 || true
+fi
+python3 fuzz/run_path_fuzz.py "$run_bin" $corpus/run "$seconds"
 echo "fuzz: no crash in ${seconds}s per target"

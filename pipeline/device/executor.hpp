@@ -71,6 +71,14 @@ struct ExecutorOptions {
   std::int64_t fault_trap_at_frame = -1;
 };
 
+// One input, uploaded as decoded and worked on narrowed, not turned (tests and tools that
+// drive an executor by hand; a run sets its inputs with set_input_layouts).
+inline void set_one_input(ExecutorOptions& o, const YuvLayout& decoded) {
+  o.layouts = {narrowed_layout(decoded)};
+  o.decoded_layouts.clear();
+  if (!decoded.narrow()) o.decoded_layouts = {decoded};
+}
+
 struct BatchTimings {
   double h2d_ms = 0, compute_ms = 0, d2h_ms = 0;
   double preprocess_ms = 0, infer_ms = 0;  // parts of compute_ms

@@ -13,6 +13,7 @@
 #include "face_assets.hpp"
 #include "device/face_model.hpp"
 #include "colour/yuv_to_bgr_ref.hpp"
+#include "narrow/narrow_yuv_ref.hpp"
 
 namespace vidpipe {
 namespace {
@@ -39,22 +40,27 @@ double iou(const cv::Rect& a, const Detection& d) {
 // Our detections on a decoded frame, through the CPU executor.
 DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int input_size, float threshold) {
   ExecutorOptions eo;
-  eo.layouts = {layout};
+  set_one_input(eo, layout);
   eo.gpu.preprocess.width = eo.gpu.preprocess.height = input_size;
   static const auto model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));
   eo.model = model;
   eo.gpu.score_threshold = threshold;
   eo.overlay.boxes = eo.overlay.hud = false;
   auto cpu = make_cpu_executor(eo);
-  std::vector<std::uint8_t> out(layout.frame_bytes);
+  std::vector<std::uint8_t> out(eo.layouts[0].frame_bytes);
   std::uint8_t* p = out.data();
   cpu->submit(0, {&frame, 1}, {&p, 1}, HudLines{});
   return cpu->detections(0)[0];
 }
 
-cv::Mat to_bgr(const DecodedFrame& f, const YuvLayout& l) {
+// As the GPU stage sees it: narrowed to 8-bit 4:2:0 first where the decoder wrote more
+// (a JPEG's 4:2:2).
+cv::Mat to_bgr(const DecodedFrame& f, const YuvLayout& decoded) {
+  const YuvLayout l = narrowed_layout(decoded);
+  std::vector<std::uint8_t> narrowed(decoded.narrow() ? 0 : l.frame_bytes);
+  if (!decoded.narrow()) reference::narrow_yuv(f.data(), decoded, narrowed.data(), l);
   cv::Mat bgr(l.height, l.width, CV_8UC3);
-  reference::yuv_to_bgr(f.data(), l, f.colour.standard, f.colour.range, bgr.data);
+  reference::yuv_to_bgr(decoded.narrow() ? f.data() : narrowed.data(), l, f.colour.standard, f.colour.range, bgr.data);
   return bgr;
 }
 

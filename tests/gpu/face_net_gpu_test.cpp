@@ -35,7 +35,7 @@ TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
     VideoReader reader(ro);
     auto frame = reader.next();
     ASSERT_TRUE(frame);
-    eo.layouts = {reader.layout()};
+    set_one_input(eo, reader.layout());
     eo.gpu.preprocess.width = eo.gpu.preprocess.height = size;
     auto cpu = make_cpu_executor(eo);
     std::vector<std::uint8_t> out(eo.layouts[0].frame_bytes);
@@ -70,7 +70,7 @@ TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
     if (f->index % 40 == 30) frames.push_back(std::move(*f));  // frames 30, 70, 110, 150
   }
   ExecutorOptions eo;
-  eo.layouts = {reader.layout()};
+  set_one_input(eo, reader.layout());
   eo.copy.batch_size = 4;
   eo.copy.streams = 1;
   eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(test::model_dir()));

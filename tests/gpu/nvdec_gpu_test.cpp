@@ -45,7 +45,7 @@ TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
   eo.copy.mode = CopyMode::async;
   eo.copy.streams = 2;
   eo.copy.batch_size = 4;
-  eo.layouts = {reader.layout()};
+  set_one_input(eo, reader.layout());
   eo.gpu.preprocess.width = eo.gpu.preprocess.height = 160;
   eo.overlay.hud = false;  // the frame must come back as NVDEC decoded it
   eo.clock_origin = steady_seconds();
