@@ -2,6 +2,7 @@
 #pragma once
 #include <CLI/CLI.hpp>
 #include <atomic>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -11,8 +12,8 @@ struct RunArgs {
   std::string config_path = "config/default.yaml";
   std::vector<std::string> overrides;
   std::string input;
-  std::string report;
-  std::string trace;
+  std::optional<std::string> report;  // given, even as '' (which turns the report off)
+  std::optional<std::string> trace;
 };
 
 void add_run_options(CLI::App& cmd, RunArgs& args);

@@ -17,6 +17,8 @@ extern "C" {
 #include "common/cuda_check.hpp"
 #include "base/errors.hpp"
 #include "tools/trace_chart.hpp"
+#include "cli_errors.hpp"
+#include "version.hpp"
 
 namespace {
 
@@ -33,8 +35,10 @@ int main(int argc, char** argv) {
   CLI::App app{"vidpipe: what synchronous host-to-device copies cost a video pipeline, and how "
                "pinned buffers plus CUDA streams win it back"};
   app.require_subcommand(1);
-  bool verbose = false;
+  app.set_version_flag("-V,--version", [] { return vidpipe::version_text(); });
+  bool verbose = false, quiet = false;
   app.add_flag("-v,--verbose", verbose, "Also show FFmpeg's log messages");
+  app.add_flag("-q,--quiet", quiet, "Only warnings and errors on stderr (the summary still goes to stdout)");
   vidpipe::RunArgs run_args;
   CLI::App* run = app.add_subcommand("run", "Run the pipeline on one input");
   vidpipe::add_run_options(*run, run_args);
@@ -63,7 +67,17 @@ int main(int argc, char** argv) {
   probe->add_option("--input", probe_args.input, "Video file, image, /dev/videoN or stream URL")->required();
   CLI::App* config_doc =
       app.add_subcommand("config-doc", "Print config/README.md, generated from the key declarations");
-  CLI11_PARSE(app, argc, argv);
+  // -v and -q also after the command, as `vidpipe run -v ...`.
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) sub->fallthrough();
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    // Like every other configuration error: one line, exit 2.
+    std::cerr << "vidpipe: " << vidpipe::describe_cli_error(app, e, argc, argv) << "\n";
+    return 2;
+  }
+  if (quiet) spdlog::set_level(spdlog::level::warn);
 
   spdlog::set_pattern("[%H:%M:%S.%e] %^%l%$ %v");
   // FFmpeg's own chatter (x264 stats, codec banners) would bury the pipeline's lines.

@@ -14,15 +14,19 @@ void add_run_options(CLI::App& cmd, RunArgs& args) {
   cmd.add_option("-c,--config", args.config_path, "YAML config file")->capture_default_str();
   cmd.add_option("--set", args.overrides, "Override a config key, e.g. --set copy.streams=4 (repeatable)");
   cmd.add_option("-i,--input", args.input, "Shorthand for --set input.uri=...");
-  cmd.add_option("--report", args.report, "Shorthand for --set metrics.report=...");
-  cmd.add_option("--trace", args.trace, "Write a Chrome/Perfetto trace (shorthand for --set metrics.trace=...)");
+  // Callbacks rather than plain strings: `--report ''` must turn the report off, which an
+  // empty string could not tell apart from the option not being given.
+  cmd.add_option_function<std::string>("--report", [&args](const std::string& v) { args.report = v; },
+                                       "Shorthand for --set metrics.report=... ('' writes no report)");
+  cmd.add_option_function<std::string>("--trace", [&args](const std::string& v) { args.trace = v; },
+                                       "Write a Chrome/Perfetto trace (shorthand for --set metrics.trace=...)");
 }
 
 Config load_run_config(const RunArgs& args) {
   std::vector<std::string> overrides = args.overrides;
   if (!args.input.empty()) overrides.push_back("input.uri=" + args.input);
-  if (!args.report.empty()) overrides.push_back("metrics.report=" + args.report);
-  if (!args.trace.empty()) overrides.push_back("metrics.trace=" + args.trace);
+  if (args.report) overrides.push_back("metrics.report=" + *args.report);
+  if (args.trace) overrides.push_back("metrics.trace=" + *args.trace);
   return load_config(args.config_path, overrides);
 }
 

@@ -54,6 +54,8 @@ void refuse_outputs_onto_inputs(const Config& c, bool bench) {
 void check_output_places(const Config& c, bool bench) {
   if (const std::string problem = container_problem(c.sink); !problem.empty())
     throw ConfigError(config_error(c, "sink.path", problem));
+  if (const std::string problem = pixel_format_problem(c.sink); !problem.empty())
+    throw ConfigError(config_error(c, "sink.pixel_format", problem));
   for (const Output& o : outputs_of(c, static_cast<int>(input_uris(c).size()), bench)) {
     if (o.path.empty() || o.path.find("://") != std::string::npos) continue;
     const std::filesystem::path folder = std::filesystem::path(o.path).parent_path();

@@ -5,6 +5,7 @@ extern "C" {
 #include <libavformat/avformat.h>
 #include <libavutil/dict.h>
 #include <libavutil/frame.h>
+#include <libswscale/swscale.h>
 }
 
 #include <memory>
@@ -29,6 +30,8 @@ using AvCodecContextPtr = std::unique_ptr<AVCodecContext, AvCodecContextDeleter>
 using AvInputPtr = std::unique_ptr<AVFormatContext, AvInputDeleter>;
 using AvBufferPtr = std::unique_ptr<AVBufferRef, AvBufferDeleter>;
 using AvDictionaryPtr = std::unique_ptr<AVDictionary, AvDictionaryDeleter>;
+struct SwsContextDeleter { void operator()(SwsContext* c) const { sws_freeContext(c); } };
+using SwsContextPtr = std::unique_ptr<SwsContext, SwsContextDeleter>;
 
 AvFramePtr make_frame();
 AvPacketPtr make_packet();

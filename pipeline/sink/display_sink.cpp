@@ -14,16 +14,13 @@ extern "C" {
 #include <algorithm>
 
 #include "base/errors.hpp"
+#include "memory/av_raii.hpp"
 #include "sink/sink.hpp"
 
 namespace vidpipe {
 namespace {
 
 constexpr int initial_max_width = 1280, initial_max_height = 720;
-
-struct SwsDeleter {
-  void operator()(SwsContext* c) const { sws_freeContext(c); }
-};
 
 class DisplaySink final : public Sink {
  public:
@@ -132,7 +129,7 @@ class DisplaySink final : public Sink {
   bool window_open_ = false;
   bool paused_ = false;
   cv::Mat image_;
-  std::unique_ptr<SwsContext, SwsDeleter> sws_;
+  SwsContextPtr sws_;
 };
 
 }  // namespace

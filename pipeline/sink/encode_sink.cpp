@@ -8,6 +8,7 @@ extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
 }
 
 #include <spdlog/spdlog.h>
@@ -87,10 +88,11 @@ class EncodeSink final : public Sink {
       frame->linesize[i] = out_.layout.pitch[i];
     }
     frame->extended_data = frame->data;
-    frame->format = encoder_->pix_fmt;
+    frame->format = result_format();
     frame->width = encoder_->width;
     frame->height = encoder_->height;
     frame->pts = output_pts(out.stream_s);
+    if (frame->format != encoder_->pix_fmt) frame = converted(*frame);
     ++frames_;
     AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
                 "'" + o_.path + "': encoding frame " + std::to_string(out.index));
@@ -167,7 +169,12 @@ class EncodeSink final : public Sink {
     // 4:2:0 encoders take even sizes only: an odd last column or row is left out.
     encoder_->width = out_.layout.width & ~1;
     encoder_->height = out_.layout.height & ~1;
-    encoder_->pix_fmt = out_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P;
+    encoder_->pix_fmt = written_format();
+    if (!takes(codec, encoder_->pix_fmt)) {
+      open_error_ = fmt::format("it does not take {} (sink.pixel_format)", o_.pixel_format);
+      encoder_.reset();
+      return false;
+    }
     // A fine clock rather than 1/fps: frames keep the input's own times (output_pts).
     encoder_->time_base = {1, 90000};
     encoder_->sample_aspect_ratio = av_d2q(out_.sample_aspect, 1000);
@@ -193,6 +200,36 @@ class EncodeSink final : public Sink {
       return false;
     }
     return true;
+  }
+
+  // The GPU stage's result as downloaded: 8-bit 4:2:0, NV12 or three planes.
+  AVPixelFormat result_format() const { return out_.layout.nv12 ? AV_PIX_FMT_NV12 : AV_PIX_FMT_YUV420P; }
+  // What the encoder is given: the result itself unless sink.pixel_format asks for another.
+  AVPixelFormat written_format() const {
+    return o_.pixel_format == "yuv420p" ? result_format() : av_get_pix_fmt(o_.pixel_format.c_str());
+  }
+  static bool takes(const AVCodec* codec, AVPixelFormat format) {
+    if (!codec->pix_fmts) return true;  // the encoder does not say: let it decide when it opens
+    for (const AVPixelFormat* f = codec->pix_fmts; *f != AV_PIX_FMT_NONE; ++f)
+      if (*f == format) return true;
+    return false;
+  }
+
+  // sink.pixel_format: the result converted on this thread (swscale keeps the matrix and
+  // range of Y'CbCr it converts between).
+  AvFramePtr converted(const AVFrame& result) {
+    AvFramePtr frame = make_frame();
+    frame->format = encoder_->pix_fmt;
+    frame->width = encoder_->width;
+    frame->height = encoder_->height;
+    AV_CHECK_AS(OutputError, av_frame_get_buffer(frame.get(), 0), "'" + o_.path + "': frame for sink.pixel_format");
+    convert_.reset(sws_getCachedContext(convert_.release(), result.width, result.height,
+                                        static_cast<AVPixelFormat>(result.format), frame->width, frame->height,
+                                        encoder_->pix_fmt, SWS_BILINEAR, nullptr, nullptr, nullptr));
+    if (!convert_) throw OutputError("'" + o_.path + "': cannot convert to sink.pixel_format " + o_.pixel_format);
+    sws_scale(convert_.get(), result.data, result.linesize, 0, result.height, frame->data, frame->linesize);
+    av_frame_copy_props(frame.get(), &result);
+    return frame;
   }
 
   void open_audio(const SinkOptions& options) {
@@ -228,7 +265,11 @@ class EncodeSink final : public Sink {
     }
     const AVCodec* codec = avcodec_find_encoder_by_name(o_.codec.c_str());
     if (!codec) throw ConfigError("sink.codec: no encoder named '" + o_.codec + "' in this FFmpeg");
-    if (!try_open(codec)) throw OutputError("'" + o_.path + "': cannot open encoder " + o_.codec + ": " + open_error_);
+    if (!try_open(codec)) {
+      if (!takes(codec, written_format()))
+        throw ConfigError("sink.pixel_format: " + o_.codec + " cannot encode " + o_.pixel_format);
+      throw OutputError("'" + o_.path + "': cannot open encoder " + o_.codec + ": " + open_error_);
+    }
   }
 
   // The input frame's own time, so variable frame rates and dropped frames stay as they
@@ -275,7 +316,8 @@ class EncodeSink final : public Sink {
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
   std::int64_t frames_ = 0;
   bool open_ = false;
-  bool write_failed_ = false;  // the file is missing data: finish() removes it
+  bool write_failed_ = false;
+  SwsContextPtr convert_;  // sink.pixel_format, where it is not the result's own  // the file is missing data: finish() removes it
   std::filesystem::file_time_type started_ = std::filesystem::file_time_type::clock::now();
 };
 

@@ -7,6 +7,7 @@
 extern "C" {
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
+#include <libavutil/pixdesc.h>
 }
 
 #include <fmt/format.h>
@@ -49,6 +50,11 @@ void declare_keys(Keys<SinkConfig>& k) {
            "clock, so it stays in sync with the video: the packets as they are where the container takes the "
            "codec, re-encoded to AAC where it does not. Cut at the video's end; a looped input's audio is "
            "copied once; not done for live inputs or `input.preload`. `none`: video only.");
+  k.text("pixel_format", &SinkConfig::pixel_format, "an FFmpeg pixel format name",
+         "what the encoder writes (`yuv420p`, `yuv422p`, `yuv444p`, `yuv420p10le`, ... as the encoder takes "
+         "them). The GPU stage works in 8-bit 4:2:0 (10-bit and 4:4:4 input is narrowed to it on the GPU), and "
+         "this converts its result on the sink thread: for players and pipelines that need the format; it "
+         "does not bring back the precision or chroma the narrowing left out.");
   k.integer("width", &SinkConfig::width, 0, 16384,
             "output width; 0 keeps the input's (or follows `sink.height` at the input's aspect). The frame is "
             "scaled on the GPU after the overlay and before the download, so a 1080p output of 4K input "
@@ -82,6 +88,11 @@ std::string temporary_path_for(const std::string& path) {
   if (name.size() + suffix.size() <= name_max) return path + suffix;
   const std::string hash = fmt::format("~{:08x}", static_cast<std::uint32_t>(std::hash<std::string>{}(name)));
   return (p.parent_path() / (name.substr(0, name_max - suffix.size() - hash.size()) + hash + suffix)).string();
+}
+
+std::string pixel_format_problem(const SinkConfig& sink) {
+  if (av_get_pix_fmt(sink.pixel_format.c_str()) != AV_PIX_FMT_NONE) return "";
+  return "'" + sink.pixel_format + "' is not a pixel format FFmpeg knows (e.g. yuv420p, yuv444p, yuv420p10le)";
 }
 
 std::string container_problem(const SinkConfig& sink) {

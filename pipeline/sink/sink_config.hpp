@@ -22,6 +22,8 @@ struct SinkConfig {
   // two alone keeps the input's aspect).
   int width = 0, height = 0;
   SinkAudio audio = SinkAudio::copy;
+  // What the encoder writes; the GPU stage's 8-bit 4:2:0 result is converted to it.
+  std::string pixel_format = "yuv420p";
 };
 
 void declare_keys(Keys<SinkConfig>& keys);
@@ -35,5 +37,7 @@ std::string temporary_path_for(const std::string& path);
 // Why the encode sink's path cannot hold its video (no container by that extension, or
 // one that takes no H.264/HEVC, e.g. .webm, .gif); "" when it can.
 std::string container_problem(const SinkConfig& sink);
+// Why sink.pixel_format is not a pixel format FFmpeg knows; "" when it is one.
+std::string pixel_format_problem(const SinkConfig& sink);
 
 }  // namespace vidpipe

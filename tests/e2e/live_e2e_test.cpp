@@ -104,6 +104,29 @@ TEST(LiveE2E, UdpDropsOldestFramesAndLatencyStaysBounded) {
   EXPECT_LE(r.report.at("live_lag").at("p99_ms").get<double>(), cpu_path_hold * per_frame_ms) << r.report.dump(1);
 }
 
+// Frames dropped on a live input leave their gaps in the output's timeline: each written frame
+// keeps its own presentation time (the sender's 30 fps clock), so the file lasts as long as
+// the part of the stream it covers, and the gaps fall where the trace says frames went.
+TEST(LiveE2E, DroppedLiveFramesLeaveGapsInTheOutputsTimes) {
+  const int port = test::test_port(9);
+  const std::string url = "udp://127.0.0.1:" + std::to_string(port);
+  const std::string trace = scratch("udp-gaps-trace.json"), out = scratch("udp-gaps.mp4");
+  const LiveRun r = receive("udp-gaps", url, sender(live_clip(), url),
+                            "--set sink.path=" + out + " --set input.max_frames=90 --set input.queue_frames=2 "
+                            "--set input.drop=oldest --set sink.audio=none --trace " + trace);
+  ASSERT_EQ(r.code, 0) << r.log;
+  ASSERT_GT(r.report.at("frames_dropped").get<int>(), 0) << "nothing dropped: no gap to look for";
+  const std::vector<std::int64_t> kept = test::sink_frames(test::read_trace(trace));
+  const std::vector<double> times = test::frame_times(out);
+  ASSERT_EQ(times.size(), kept.size());
+  bool gap = false;
+  for (std::size_t i = 1; i < kept.size(); ++i) {
+    EXPECT_NEAR(times[i] - times[0], (kept[i] - kept[0]) / 30.0, 0.002) << "frame " << kept[i];
+    gap = gap || kept[i] - kept[i - 1] > 1;
+  }
+  EXPECT_TRUE(gap) << "frames were dropped, yet the kept ones are consecutive";
+}
+
 TEST(LiveE2E, UdpWithDropNoneKeepsEveryFrameAndFallsBehind) {
   const int port = test::test_port(1);
   const std::string url = "udp://127.0.0.1:" + std::to_string(port);

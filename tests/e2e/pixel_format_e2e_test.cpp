@@ -160,6 +160,33 @@ TEST(PixelFormatE2E, GpuNarrowsAsTheCpuPathDoes) {
   }
 }
 
+// sink.pixel_format: the encoder writes the format asked for, converted from the stage's
+// 8-bit 4:2:0 result, and the picture is still the input's; a name FFmpeg does not know, or
+// one the encoder cannot take, is a configuration error before anything is written.
+TEST(PixelFormatE2E, SinkPixelFormatIsWhatTheOutputHolds) {
+  const std::string clip = wide_clip("yuv444p");
+  const test::DecodedVideo want = test::ffmpeg_yuv420p(clip, 322, 242);
+  for (const char* format : {"yuv444p", "yuv420p10le", "yuv422p"}) {
+    const RunResult run = run_plain(clip, std::string("written-") + format,
+                                    std::string("--set device=cpu --set sink.pixel_format=") + format);
+    EXPECT_EQ(test::video_field(run.video, "pix_fmt"), format);
+    const test::DecodedVideo got = test::decode_all(run.video);
+    ASSERT_EQ(got.frames.size(), want.frames.size()) << format;
+    for (std::size_t i = 0; i < got.frames.size(); ++i)
+      EXPECT_GT(test::psnr(got.frames[i], want.frames[i]), 38.0) << format << " frame " << i;
+  }
+  for (const char* wrong : {"yuv9000p", "pal8"}) {
+    const std::string out = test::scratch_dir() + "/written-wrong.mp4";
+    const test::CommandResult r = test::vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false "
+                                                "--set sink.codec=libx264 --set sink.pixel_format=" + wrong +
+                                                " --set sink.path=" + out);
+    EXPECT_EQ(r.code, 2) << r.output;
+    EXPECT_NE(r.output.find("sink.pixel_format"), std::string::npos) << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out));
+    EXPECT_FALSE(test::temporary_left(out));
+  }
+}
+
 // Non-square pixels (SAR): the output carries the sample aspect so players show the display
 // aspect, turned with the picture where the input is turned a quarter.
 TEST(PixelFormatE2E, SampleAspectIsKeptAndTurnedWithThePicture) {

@@ -1,0 +1,79 @@
+#include "cli_errors.hpp"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace vidpipe {
+namespace {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), 0);
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The closest of `names` to `word`, if it is close enough to be a typo.
+std::string nearest(const std::string& word, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (const std::string& name : names)
+    if (const std::size_t d = edit_distance(word, name); d < best_distance) best = name, best_distance = d;
+  return best;
+}
+
+std::vector<std::string> subcommand_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) names.push_back(sub->get_name());
+  return names;
+}
+
+std::vector<std::string> long_options(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::Option* o : app.get_options())
+    for (const std::string& name : o->get_lnames()) names.push_back("--" + name);
+  return names;
+}
+
+bool known_option(const std::vector<std::string>& names, const std::string& word) {
+  return std::find(names.begin(), names.end(), word) != names.end();
+}
+
+}  // namespace
+
+std::string describe_cli_error(const CLI::App& app, const CLI::ParseError& error, int argc, const char* const* argv) {
+  const std::vector<std::string> commands = subcommand_names(app);
+  if (argc < 2) return "a command is required: one of " + fmt::format("{}", fmt::join(commands, ", ")) + " (--help)";
+  const std::string command = argv[1];
+  if (command[0] != '-' && !known_option(commands, command)) {
+    const std::string guess = nearest(command, commands);
+    return "unknown command '" + command + "'" + (guess.empty() ? "" : "; did you mean '" + guess + "'?") +
+           " (vidpipe --help lists them)";
+  }
+  // An option the chosen command does not have: the closest it (or vidpipe itself) has.
+  const CLI::App* sub = known_option(commands, command) ? app.get_subcommand(command) : &app;
+  std::vector<std::string> options = long_options(*sub);
+  for (const std::string& o : long_options(app)) options.push_back(o);
+  for (int i = 2; i < argc; ++i) {
+    const std::string word = std::string(argv[i]).substr(0, std::string(argv[i]).find('='));
+    if (word.rfind("--", 0) != 0 || known_option(options, word)) continue;
+    const std::string guess = nearest(word, options);
+    return "unknown option '" + word + "' for '" + command + "'" +
+           (guess.empty() ? "" : "; did you mean '" + guess + "'?") + " (vidpipe " + command + " --help)";
+  }
+  return error.what();
+}
+
+}  // namespace vidpipe
