@@ -4,26 +4,12 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <numeric>
 #include <vector>
+
+#include "base/edit_distance.hpp"
 
 namespace vidpipe {
 namespace {
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  std::iota(row.begin(), row.end(), 0);
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
 
 // The closest of `names` to `word`, if it is close enough to be a typo.
 std::string nearest(const std::string& word, const std::vector<std::string>& names) {

@@ -7,6 +7,7 @@
 #include <set>
 #include <fstream>
 
+#include "base/edit_distance.hpp"
 #include "base/errors.hpp"
 #include "config/keys.hpp"
 
@@ -62,21 +63,6 @@ bool is_section(const std::string& path) {
   for (const auto& k : key_table())
     if (k.path.rfind(path + ".", 0) == 0) return true;
   return false;
-}
-
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diag = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
 }
 
 std::string unknown_key_message(const std::string& path) {
