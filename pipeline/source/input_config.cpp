@@ -21,7 +21,7 @@ void declare_keys(Keys<InputConfig>& k) {
             "frames that may wait between the readers and the GPU stage; 0: twice the batch size per input.");
   k.integer("timeout_ms", &InputConfig::timeout_ms, 10, 600000,
             "live inputs: no data for this long means the source is lost; a named pipe (FIFO) given as the "
-            "input: how long to wait for something to write to it.");
+            "input: how long to wait for its writer's data, at the start and between reads.");
   Keys<ReconnectOptions> reconnect = k.section("reconnect", &InputConfig::reconnect);
   reconnect.integer("attempts", &ReconnectOptions::attempts, 0, 1000,
                     "live network inputs: how many times to reopen a lost source (or one not yet there at start) "

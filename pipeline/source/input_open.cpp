@@ -88,20 +88,17 @@ class FifoReadEnd {
 // then reads that same descriptor (pipe:N): reopening the path would block again once a
 // quick writer had written everything and gone.
 FifoReadEnd wait_for_fifo_writer(const std::string& path, int timeout_ms, IoDeadline& deadline) {
-  std::error_code ignored;
-  if (!std::filesystem::is_fifo(path, ignored)) return FifoReadEnd();
+  if (!is_named_pipe(path)) return FifoReadEnd();
   const double give_up = steady_seconds() + timeout_ms / 1e3;
   FifoReadEnd read_end(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   const int fd = read_end.fd();
   if (fd < 0) throw InputError(fmt::format("cannot open input '{}': {}", path, std::strerror(errno)));
   while (!deadline.stopped()) {
     pollfd ready{fd, POLLIN, 0};
-    if (::poll(&ready, 1, 50) > 0 && (ready.revents & POLLIN)) {
-      // From here FFmpeg's reads should wait for data, as on any pipe.
-      if (::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0)
-        throw InputError(fmt::format("cannot read input '{}': {}", path, std::strerror(errno)));
-      return read_end;
-    }
+    // The descriptor stays non-blocking: FFmpeg then retries an empty read every
+    // millisecond and asks its interrupt callback in between, so a stalled writer cannot
+    // hold a read past the reader's deadline.
+    if (::poll(&ready, 1, 50) > 0 && (ready.revents & POLLIN)) return read_end;
     if (steady_seconds() > give_up)
       throw InputError(fmt::format("input '{}' is a named pipe and nothing wrote to it within {:.1f} s "
                                    "(input.timeout_ms)", path, timeout_ms / 1e3));
@@ -110,6 +107,11 @@ FifoReadEnd wait_for_fifo_writer(const std::string& path, int timeout_ms, IoDead
 }
 
 }  // namespace
+
+bool is_named_pipe(const std::string& uri) {
+  std::error_code ignored;
+  return std::filesystem::is_fifo(uri, ignored);
+}
 
 AvInputPtr open_input(const std::string& uri, const InputConfig& open_options, IoDeadline& deadline, double timeout_s) {
   const AVInputFormat* format = nullptr;

@@ -70,8 +70,9 @@ bool matches_layout(const AVFrame& f, const YuvLayout& l, AVPixelFormat format, 
 
 VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
   info_.uri = options.uri;
+  timed_reads_ = options.live || is_named_pipe(options.uri);
   try {
-    input_ = open_input(options.uri, options.input, deadline_, options.live ? options.timeout_s() : 0);
+    input_ = open_input(options.uri, options.input, deadline_, timed_reads_ ? options.timeout_s() : 0);
   } catch (const InputError& e) {
     if (deadline_.stopped()) throw StoppedBeforeStart("stopped while '" + options.uri + "' was opening");
     // A network sender may start after us; a missing camera or file will not appear.
@@ -288,9 +289,12 @@ int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags)
 bool VideoReader::feed_decoder() {
   while (!input_done_) {
     // The deadline covers only the wait for data, not the decoding in between.
-    if (options_.live) deadline_.arm(options_.timeout_s());
+    if (timed_reads_) deadline_.arm(options_.timeout_s());
     const int ret = av_read_frame(input_.get(), packet_.get());
     deadline_.arm(0);
+    if (!options_.live && ret < 0 && deadline_.fired())
+      throw InputError(fmt::format("'{}': no data for {:.1f} s after frame {} (input.timeout_ms)", options_.uri,
+                                   options_.timeout_s(), next_index_));
     if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stop_) {
       // Let the decoder give up the pictures it still holds before the source is reopened.
       pending_reconnect_ = ret;

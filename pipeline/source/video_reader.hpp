@@ -141,6 +141,8 @@ class VideoReader {
   std::unique_ptr<FramePool> pool_;
   SwsContext* sws_ = nullptr;
   AVPixelFormat pool_format_ = AV_PIX_FMT_YUV420P;  // what pool frames hold (layout_ says where)
+  // Reads that may wait forever (live inputs, named pipes) obey input.timeout_ms.
+  bool timed_reads_ = false;
   int stream_index_ = -1;
   bool input_done_ = false;
   bool flushed_ = false;

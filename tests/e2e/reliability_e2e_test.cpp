@@ -137,6 +137,23 @@ TEST(ReliabilityE2E, AnOutputNameOfTheLongestLengthIsWritten) {
     EXPECT_NE(entry.path().extension(), ".part") << "left behind: " << entry.path();
 }
 
+// A writer that sends part of a stream and then stalls with the pipe still open: the read
+// obeys input.timeout_ms too, and the frames that came are kept in a finalised output.
+TEST(ReliabilityE2E, ANamedPipeWhoseWriterStallsEndsWithinItsTimeout) {
+  const std::string fifo = scratch("stalled.fifo"), out = scratch("from-stalled.mp4");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const std::string ts = test::make_clip("fifo-stall.ts", 160, 120, 30, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  test::Background writer("(cat " + ts + "; sleep 60) > " + fifo, scratch("fifo-stall-writer.log"));
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = vidpipe("run --input " + fifo + " --set input.timeout_ms=500 --set device=cpu --set "
+                         "gpu.inference=false --set sink.path=" + out);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 20s);
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("'" + fifo + "': no data for 0.5 s after frame"), std::string::npos) << r.output;
+  EXPECT_GT(test::decode_all(out).frames.size(), 0u) << "the frames that came were lost";
+}
+
 // Packets, but no frame ever decodes (every IDR slice removed): looping it must not spin.
 TEST(ReliabilityE2E, ALoopThatDecodesNothingEnds) {
   const std::string file = scratch("no-idr.mp4");
