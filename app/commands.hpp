@@ -14,6 +14,7 @@ struct RunArgs {
   std::string input;
   std::optional<std::string> report;  // given, even as '' (which turns the report off)
   std::optional<std::string> trace;
+  bool json = false;  // the report on stdout instead of the summary (run only)
 };
 
 void add_run_options(CLI::App& cmd, RunArgs& args);

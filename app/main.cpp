@@ -1,6 +1,7 @@
 // vidpipe: read the command, run it, map errors to exit codes (README "Exit codes").
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <spdlog/sinks/stdout_color_sinks.h>
 #include <spdlog/spdlog.h>
 
 extern "C" {
@@ -42,6 +43,7 @@ int main(int argc, char** argv) {
   vidpipe::RunArgs run_args;
   CLI::App* run = app.add_subcommand("run", "Run the pipeline on one input");
   vidpipe::add_run_options(*run, run_args);
+  run->add_flag("--json", run_args.json, "Print the report on stdout instead of the summary (for scripts)");
   vidpipe::RunArgs bench_args;
   bench_args.config_path = "config/bench.yaml";
   CLI::App* bench = app.add_subcommand("bench", "Run one input through every copy mode and compare them");
@@ -77,8 +79,10 @@ int main(int argc, char** argv) {
     std::cerr << "vidpipe: " << vidpipe::describe_cli_error(app, e, argc, argv) << "\n";
     return 2;
   }
-  if (quiet) spdlog::set_level(spdlog::level::warn);
 
+  // Logs on stderr: stdout is the summary's (or the --json report's), so it can be piped.
+  spdlog::set_default_logger(spdlog::stderr_color_mt("vidpipe"));
+  if (quiet) spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("[%H:%M:%S.%e] %^%l%$ %v");
   // FFmpeg's own chatter (x264 stats, codec banners) would bury the pipeline's lines.
   av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR);

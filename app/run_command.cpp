@@ -7,6 +7,7 @@
 #include "config/output_guard.hpp"
 #include "run/pipeline.hpp"
 #include "metrics/report.hpp"
+#include "version.hpp"
 
 namespace vidpipe {
 
@@ -40,14 +41,24 @@ Config load_checked_config(const RunArgs& args, bool bench) {
 int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   const Config config = load_checked_config(args, false);
   const RunResult result = run_pipeline(config, stop);
-  std::cout << summary_text(result.mode, result.device, result.summary);
+  // stdout holds the summary, or with --json the report alone (for scripts); logs are on stderr.
+  std::ostream& summary = args.json ? std::cerr : std::cout;
+  SummaryNotes notes{config.gpu.inference};
+  for (const auto& input : result.report.value("inputs", nlohmann::json::array()))
+    notes.reconnects += input.value("reconnects", 0);
+  summary << summary_text(result.mode, result.device, result.summary, notes);
   if (result.prediction.fps > 0)
-    std::cout << fmt::format("  async x{} should reach ~{:.0f} fps, bound by {} (from this run's stage times)\n",
-                             result.prediction.streams, result.prediction.fps, result.prediction.bound);
+    summary << fmt::format("  async x{} should reach ~{:.0f} fps, bound by {} (from this run's stage times)\n",
+                           result.prediction.streams, result.prediction.fps, result.prediction.bound);
+  nlohmann::json report = result.report;
+  // Which program and which layout of the report: a script reading many reports can tell.
+  report["schema_version"] = 1;
+  report["vidpipe_version"] = version_number();
   if (!config.metrics.report.empty()) {
-    write_report(result.report, config.metrics.report);
-    std::cout << "  report: " << config.metrics.report << "\n";
+    write_report(report, config.metrics.report);
+    summary << "  report: " << config.metrics.report << "\n";
   }
+  if (args.json) std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   if (result.error) std::rethrow_exception(result.error);
   return stop && stop->load() ? 130 : 0;
 }

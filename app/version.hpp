@@ -5,5 +5,7 @@
 namespace vidpipe {
 
 std::string version_text();
+// "0.1.0 (<git describe>)": what the report records as vidpipe_version.
+std::string version_number();
 
 }  // namespace vidpipe

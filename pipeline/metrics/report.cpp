@@ -100,7 +100,8 @@ void write_report(const nlohmann::json& report, const std::string& path) {
   if (std::rename(temp.c_str(), path.c_str()) != 0) throw fail(errno);
 }
 
-std::string summary_text(const std::string& mode, const std::string& device, const Summary& s) {
+std::string summary_text(const std::string& mode, const std::string& device, const Summary& s,
+                         const SummaryNotes& notes) {
   std::string out = fmt::format(
       "{} on {}: {} frames ({} measured{}) in {:.2f} s, first frame after {:.2f} s\n"
       "  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | gpu busy {:.1f}% | H2D {:.1f} GB/s | D2H {:.1f} GB/s\n",
@@ -119,7 +120,12 @@ std::string summary_text(const std::string& mode, const std::string& device, con
   row("d2h", s.d2h);
   row("sink", s.sink);
   row("latency", s.latency);
-  out += fmt::format("  faces: {} in {} of {} frames\n", s.faces, s.frames_with_faces, s.frames);
+  if (notes.detecting)
+    out += fmt::format("  faces: {} in {} of {} frames\n", s.faces, s.frames_with_faces, s.frames);
+  else
+    out += "  face detection off (gpu.inference: false)\n";
+  if (s.frames_dropped > 0 || notes.reconnects > 0)
+    out += fmt::format("  live: {} frames dropped (input.drop), {} reconnects\n", s.frames_dropped, notes.reconnects);
   if (!s.bottleneck.stage.empty()) {
     out += "  " + s.bottleneck.evidence + "\n";
     if (!s.bottleneck.lift.empty()) out += "  to lift it: " + s.bottleneck.lift + "\n";

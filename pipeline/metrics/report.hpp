@@ -18,6 +18,12 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end);
 
 void write_report(const nlohmann::json& report, const std::string& path);
 
-std::string summary_text(const std::string& mode, const std::string& device, const Summary& s);
+// What else the run did that a user should hear of in the summary.
+struct SummaryNotes {
+  bool detecting = true;     // gpu.inference: with it off, say so rather than "0 faces"
+  std::int64_t reconnects = 0;
+};
+std::string summary_text(const std::string& mode, const std::string& device, const Summary& s,
+                         const SummaryNotes& notes = {});
 
 }  // namespace vidpipe

@@ -4,6 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
+
+#include <nlohmann/json.hpp>
 
 #include "cli_runner.hpp"
 #include "test_media.hpp"
@@ -51,6 +55,32 @@ TEST(CliE2E, VerboseAndQuietAfterTheCommandAndAnEmptyReportTurnsItOff) {
   const test::CommandResult none = test::vidpipe(base + "--report ''");
   EXPECT_EQ(none.code, 0) << none.output;
   EXPECT_EQ(none.output.find("report:"), std::string::npos) << "--report '' still wrote one:\n" << none.output;
+}
+
+// stdout is the summary's alone (logs go to stderr), or with --json the report's, which a
+// script can parse; the report says which program and layout wrote it.
+TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
+  const std::string clip = test::make_clip("cli-out.mp4", 160, 120, 5, "-c:v libx264 -pix_fmt yuv420p");
+  const std::string dir = test::scratch_dir() + "/cli-out";
+  std::filesystem::create_directories(dir);
+  const std::string base = test::vidpipe_command_line("run --input " + clip + " --set device=cpu --set "
+                                                      "gpu.inference=false --set sink.kind=null --report ''");
+  auto read = [](const std::string& path) {
+    std::ifstream in(path);
+    return std::string((std::istreambuf_iterator<char>(in)), {});
+  };
+  ASSERT_EQ(test::run_command(base + " > " + dir + "/out.txt 2> " + dir + "/err.txt"), 0);
+  const std::string out = read(dir + "/out.txt");
+  EXPECT_NE(out.find("fps"), std::string::npos) << out;
+  EXPECT_NE(out.find("face detection off (gpu.inference: false)"), std::string::npos) << out;
+  EXPECT_EQ(out.find(" info "), std::string::npos) << "log lines on stdout:\n" << out;
+  EXPECT_NE(read(dir + "/err.txt").find(" info "), std::string::npos);
+  ASSERT_EQ(test::run_command(base + " --json > " + dir + "/json.txt 2> " + dir + "/json-err.txt"), 0);
+  const nlohmann::json report = nlohmann::json::parse(read(dir + "/json.txt"));
+  EXPECT_EQ(report.at("schema_version"), 1);
+  EXPECT_EQ(report.at("vidpipe_version").get<std::string>().rfind("0.", 0), 0u) << report.at("vidpipe_version");
+  EXPECT_EQ(report.at("frames"), 5);
+  EXPECT_NE(read(dir + "/json-err.txt").find("fps"), std::string::npos) << "the summary went missing";
 }
 
 }  // namespace
