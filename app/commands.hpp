@@ -17,7 +17,8 @@ struct RunArgs {
   bool json = false;  // the report on stdout instead of the summary (run only)
 };
 
-void add_run_options(CLI::App& cmd, RunArgs& args);
+// `report`: whether the command takes --report (bench writes bench.json, not a report).
+void add_run_options(CLI::App& cmd, RunArgs& args, bool report = true);
 struct Config;
 Config load_run_config(const RunArgs& args);
 // The same, refused (ConfigError) when an output of the run or bench would land on an input.

@@ -47,7 +47,7 @@ int main(int argc, char** argv) {
   vidpipe::RunArgs bench_args;
   bench_args.config_path = "config/bench.yaml";
   CLI::App* bench = app.add_subcommand("bench", "Run one input through every copy mode and compare them");
-  vidpipe::add_run_options(*bench, bench_args);
+  vidpipe::add_run_options(*bench, bench_args, false);
   int bench_preload = 0;
   bench->add_option("--preload", bench_preload, "Also run the ladder on N frames preloaded into memory (bench.preload)")
       ->check(CLI::Range(0, 100000));

@@ -11,14 +11,15 @@
 
 namespace vidpipe {
 
-void add_run_options(CLI::App& cmd, RunArgs& args) {
+void add_run_options(CLI::App& cmd, RunArgs& args, bool report) {
   cmd.add_option("-c,--config", args.config_path, "YAML config file")->capture_default_str();
   cmd.add_option("--set", args.overrides, "Override a config key, e.g. --set copy.streams=4 (repeatable)");
   cmd.add_option("-i,--input", args.input, "Shorthand for --set input.uri=...");
   // Callbacks rather than plain strings: `--report ''` must turn the report off, which an
   // empty string could not tell apart from the option not being given.
-  cmd.add_option_function<std::string>("--report", [&args](const std::string& v) { args.report = v; },
-                                       "Shorthand for --set metrics.report=... ('' writes no report)");
+  if (report)
+    cmd.add_option_function<std::string>("--report", [&args](const std::string& v) { args.report = v; },
+                                         "Shorthand for --set metrics.report=... ('' writes no report)");
   cmd.add_option_function<std::string>("--trace", [&args](const std::string& v) { args.trace = v; },
                                        "Write a Chrome/Perfetto trace (shorthand for --set metrics.trace=...)");
 }

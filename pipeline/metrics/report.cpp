@@ -103,11 +103,21 @@ void write_report(const nlohmann::json& report, const std::string& path) {
 std::string summary_text(const std::string& mode, const std::string& device, const Summary& s,
                          const SummaryNotes& notes) {
   std::string out = fmt::format(
-      "{} on {}: {} frames ({} measured{}) in {:.2f} s, first frame after {:.2f} s\n"
-      "  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | gpu busy {:.1f}% | H2D {:.1f} GB/s | D2H {:.1f} GB/s\n",
-      mode, device, s.frames, s.frames_measured, s.warmup_skipped ? ", too few to skip the warm-up" : " after warm-up",
-      s.wall_s, s.first_frame_s, s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
-      s.d2h_gbps);
+      "{} on {}: {} frames ({} measured{}) in {:.2f} s, first frame after {:.2f} s\n", mode, device, s.frames,
+      s.frames_measured,
+      s.warmup_skipped ? "; shorter than the warm-up (metrics.warmup_frames), so these figures are not meaningful"
+                       : " after warm-up",
+      s.wall_s, s.first_frame_s);
+  // On the CPU path the "copies" are memcpy and the "device" is this CPU: say so, and give no
+  // link rate that no link carried.
+  if (device == "cpu")
+    out += fmt::format("  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | cpu busy {:.1f}% (CPU path: no GPU, no PCIe)\n",
+                       s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share);
+  else
+    out += fmt::format("  fps {:.1f} | copy-wait {:.1f}% | compute-wait {:.1f}% | gpu busy {:.1f}% | H2D {:.1f} GB/s | "
+                       "D2H {:.1f} GB/s\n",
+                       s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
+                       s.d2h_gbps);
   auto row = [&](const char* name, const StageStats& st) {
     out += fmt::format("  {:<8} mean {:8.3f} ms  p50 {:8.3f} ms  p99 {:8.3f} ms\n", name, st.mean_ms, st.p50_ms,
                        st.p99_ms);

@@ -316,8 +316,8 @@ class EncodeSink final : public Sink {
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
   std::int64_t frames_ = 0;
   bool open_ = false;
-  bool write_failed_ = false;
-  SwsContextPtr convert_;  // sink.pixel_format, where it is not the result's own  // the file is missing data: finish() removes it
+  bool write_failed_ = false;  // the file is missing data: finish() removes it
+  SwsContextPtr convert_;      // sink.pixel_format, where it is not the result's own
   std::filesystem::file_time_type started_ = std::filesystem::file_time_type::clock::now();
 };
 

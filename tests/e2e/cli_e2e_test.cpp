@@ -24,6 +24,13 @@ TEST(CliE2E, VersionNamesTheBuildAndWhatItRunsWith) {
   }
 }
 
+TEST(CliE2E, BenchTakesNoReportOption) {
+  // bench writes bench.json (bench.json / bench.chart): a --report it ignored would mislead.
+  const test::CommandResult r = test::vidpipe("bench --report x.json");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("unknown option '--report' for 'bench'"), std::string::npos) << r.output;
+}
+
 TEST(CliE2E, MistakesAreNamedWithTheNearestValidWord) {
   struct Mistake {
     std::string args, says;
@@ -74,6 +81,11 @@ TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
   EXPECT_NE(out.find("fps"), std::string::npos) << out;
   EXPECT_NE(out.find("face detection off (gpu.inference: false)"), std::string::npos) << out;
   EXPECT_EQ(out.find(" info "), std::string::npos) << "log lines on stdout:\n" << out;
+  // The CPU path says what it is: no GPU busy share, no link rate.
+  EXPECT_NE(out.find("cpu busy"), std::string::npos) << out;
+  EXPECT_EQ(out.find("H2D"), std::string::npos) << out;
+  // 5 frames are fewer than the warm-up: the summary says its figures mean little.
+  EXPECT_NE(out.find("not meaningful"), std::string::npos) << out;
   EXPECT_NE(read(dir + "/err.txt").find(" info "), std::string::npos);
   ASSERT_EQ(test::run_command(base + " --json > " + dir + "/json.txt 2> " + dir + "/json-err.txt"), 0);
   const nlohmann::json report = nlohmann::json::parse(read(dir + "/json.txt"));
