@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "base/errors.hpp"
@@ -130,7 +131,9 @@ RunShape run_shape(const PipelineParts& p) {
 std::int64_t expected_frames(const Config& c, const std::vector<VideoInfo>& inputs) {
   std::int64_t expected = 0;
   for (const VideoInfo& info : inputs) {
-    const std::int64_t whole = info.preloaded > 0 ? info.preloaded : info.frame_count;
+    // No frame count in the container (MKV, TS): its duration times its rate.
+    const std::int64_t counted = info.frame_count > 0 ? info.frame_count : std::llround(info.duration_s * info.fps);
+    const std::int64_t whole = info.preloaded > 0 ? info.preloaded : counted;
     const std::int64_t n = c.input.max_frames > 0 ? c.input.max_frames : c.input.loop ? 0 : whole;
     if (n == 0 || is_live_uri(info.uri)) return 0;
     expected += n;

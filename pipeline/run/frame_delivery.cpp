@@ -18,8 +18,8 @@ void print_live_line(PipelineParts& p, double now, std::int64_t delivered) {
   const std::int64_t dropped = p.sources->dropped_total();
   const std::string drops = dropped > 0 ? fmt::format(" | dropped {}", dropped) : "";
   if (p.terminal)
-    fmt::print(stderr, "\r{} | {}{}\x1b[K", progress_bar(delivered, p.expected_frames, p.metrics->hud_fps()), line,
-               drops);
+    fmt::print(stderr, "\r{}\x1b[K",
+               progress_line(delivered, p.expected_frames, p.metrics->hud_fps(), " | " + line + drops, terminal_columns()));
   else
     spdlog::info("{}{}", line, drops);
 }
@@ -82,6 +82,7 @@ void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, std::int6
   record.live_lag_ms = p.live_lag->lag_ms(record.source, record.sink_at, record.stream_s);
   p.metrics->add_frame(record);
   p.memory_log->on_frame(++delivered);
+  p.frames_delivered = delivered;
   print_live_line(p, record.sink_at, delivered);
 }
 

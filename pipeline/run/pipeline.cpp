@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "base/errors.hpp"
+#include "metrics/progress.hpp"
 #include "metrics/report.hpp"
 #include "run/parts.hpp"
 
@@ -64,7 +65,11 @@ void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
       if (!error) error = std::current_exception();
     }
   }
-  if (p.terminal && p.config.metrics.live) fmt::print(stderr, "\n");
+  // The progress line ends at 100% of what was delivered, whatever the estimate said.
+  if (p.terminal && p.config.metrics.live)
+    fmt::print(stderr, "\r{}\x1b[K\n",
+               progress_line(p.frames_delivered, p.frames_delivered, p.metrics->hud_fps(), " | done",
+                             terminal_columns()));
 }
 
 nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {

@@ -107,6 +107,10 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   const AVRational rate = stream->avg_frame_rate.num > 0 ? stream->avg_frame_rate : stream->r_frame_rate;
   if (rate.num > 0 && rate.den > 0) info_.fps = av_q2d(rate);
   info_.frame_count = options.live ? 0 : stream->nb_frames;
+  if (!options.live)
+    info_.duration_s = stream->duration > 0 ? stream->duration * av_q2d(stream->time_base)
+                       : input_->duration > 0 ? input_->duration / static_cast<double>(AV_TIME_BASE)
+                                              : 0.0;
   info_.is_still = input_->iformat && std::string(input_->iformat->name).find("image2") != std::string::npos;
 
   info_.quarter_turns = quarter_turns_of(stream);

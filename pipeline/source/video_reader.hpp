@@ -54,6 +54,7 @@ struct VideoInfo {
   int height = 0;
   double fps = 30.0;
   std::int64_t frame_count = 0;  // 0 when the container does not say
+  double duration_s = 0;         // 0 when unknown (live)
   bool is_still = false;
   FrameColour colour;            // from the container; frames may refine it
   std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"

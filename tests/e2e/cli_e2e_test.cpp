@@ -3,9 +3,11 @@
 // -q after the command, and --report '' turning the report off.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -93,6 +95,43 @@ TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
   EXPECT_EQ(report.at("vidpipe_version").get<std::string>().rfind("0.", 0), 0u) << report.at("vidpipe_version");
   EXPECT_EQ(report.at("frames"), 5);
   EXPECT_NE(read(dir + "/json-err.txt").find("fps"), std::string::npos) << "the summary went missing";
+}
+
+// On a terminal 80 columns wide (a pseudo-terminal made by script(1)), no progress line
+// reaches the last column, the last one reads 100%, and an MKV (no frame count in the
+// container) still gets a total, from its duration and rate.
+TEST(CliE2E, TheProgressLineFitsTheTerminalAndEndsAtAHundredPercent) {
+  if (test::run_command("script -qec true /dev/null > /dev/null 2>&1") != 0)
+    GTEST_SKIP() << "script(1) cannot make a pseudo-terminal here";
+  const std::string clip = test::make_clip("cli-progress.mkv", 160, 120, 45, "-c:v libx264 -pix_fmt yuv420p");
+  const std::string dir = test::scratch_dir() + "/cli-progress";
+  std::filesystem::create_directories(dir);
+  const std::string run = test::vidpipe_command_line("run --input " + clip + " --set device=cpu --set "
+                                                     "gpu.inference=false --set sink.kind=null --report '' "
+                                                     "--set input.realtime=true");
+  ASSERT_EQ(test::run_command("script -qec \"stty cols 80; " + run + "\" " + dir + "/tty.txt > /dev/null"), 0);
+  std::ifstream in(dir + "/tty.txt");
+  const std::string tty((std::istreambuf_iterator<char>(in)), {});
+  const std::regex progress("^\\[[#.]+\\] [0-9]+/[0-9]+ ");  // not the logs' "[21:19:08.6] info"
+  std::size_t progress_lines = 0, longest = 0;
+  std::string last;
+  std::size_t start = 0;
+  // Lines as a terminal draws them: each \r or \n starts one; the erase-to-end code is not text.
+  for (std::size_t i = 0; i <= tty.size(); ++i) {
+    if (i < tty.size() && tty[i] != '\r' && tty[i] != '\n') continue;
+    std::string line = tty.substr(start, i - start);
+    if (const auto erase = line.find("\x1b[K"); erase != std::string::npos) line.erase(erase);
+    if (std::regex_search(line, progress)) {
+      ++progress_lines;
+      longest = std::max(longest, line.size());
+      last = line;
+    }
+    start = i + 1;
+  }
+  ASSERT_GT(progress_lines, 1u) << tty;
+  EXPECT_LT(longest, 80u) << tty;
+  EXPECT_NE(last.find("45/45 100%"), std::string::npos) << last;
+  EXPECT_EQ(tty.find("45 frames |"), std::string::npos) << "no total was estimated:\n" << tty;
 }
 
 }  // namespace

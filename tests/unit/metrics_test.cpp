@@ -75,6 +75,14 @@ TEST(Progress, BarCountsAndEta) {
   EXPECT_EQ(progress_bar(50, 100, 10.0, 10), "[#####.....] 50/100  50% ETA 5s");
   EXPECT_EQ(progress_bar(7, 0, 10.0), "7 frames");
   EXPECT_EQ(progress_bar(120, 100, 0.0, 4), "[####] 120/100 100% ETA ?");
+  // Sized to the terminal: a narrower bar, and the rest cut before the last column.
+  const std::string rest(200, 'x');
+  for (int columns : {40, 80, 120, 200}) {
+    const std::string line = progress_line(50, 100, 10.0, " | " + rest, columns);
+    EXPECT_EQ(static_cast<int>(line.size()), columns - 1) << columns;
+    EXPECT_EQ(line.rfind("[", 0), 0u) << line;
+  }
+  EXPECT_EQ(progress_line(50, 100, 10.0, " | short", 120), "[#######........] 50/100  50% ETA 5s | short");
 }
 
 }  // namespace
