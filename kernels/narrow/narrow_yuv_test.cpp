@@ -3,18 +3,15 @@
 
 #include <vector>
 
+#include "frame_pixels.hpp"
 #include "memory/frame_layout.hpp"
 #include "narrow/narrow_yuv_ref.hpp"
 
 namespace vidpipe {
 namespace {
 
-// Writes `value` as sample x of row y of `plane`, in the layout's word size and bit position.
 void put(std::vector<std::uint8_t>& f, const YuvLayout& l, int plane, int x, int y, unsigned value) {
-  const unsigned word = value << l.sample_lsb;
-  std::uint8_t* at = f.data() + l.offset[plane] + static_cast<std::size_t>(y) * l.pitch[plane] + x * l.sample_bytes;
-  at[0] = static_cast<std::uint8_t>(word & 0xff);
-  if (l.sample_bytes == 2) at[1] = static_cast<std::uint8_t>(word >> 8);
+  test::put_sample(f.data(), l, plane, x, y, value);
 }
 
 int at(const std::vector<std::uint8_t>& f, const YuvLayout& l, int plane, int x, int y) {

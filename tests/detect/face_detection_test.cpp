@@ -13,7 +13,7 @@
 #include "face_assets.hpp"
 #include "device/face_model.hpp"
 #include "colour/yuv_to_bgr_ref.hpp"
-#include "narrow/narrow_yuv_ref.hpp"
+#include "frame_pixels.hpp"
 
 namespace vidpipe {
 namespace {
@@ -57,8 +57,7 @@ DetectionList detect(const DecodedFrame& frame, const YuvLayout& layout, int inp
 // (a JPEG's 4:2:2).
 cv::Mat to_bgr(const DecodedFrame& f, const YuvLayout& decoded) {
   const YuvLayout l = narrowed_layout(decoded);
-  std::vector<std::uint8_t> narrowed(decoded.narrow() ? 0 : l.frame_bytes);
-  if (!decoded.narrow()) reference::narrow_yuv(f.data(), decoded, narrowed.data(), l);
+  const std::vector<std::uint8_t> narrowed = test::narrowed_copy(f.data(), decoded);
   cv::Mat bgr(l.height, l.width, CV_8UC3);
   reference::yuv_to_bgr(decoded.narrow() ? f.data() : narrowed.data(), l, f.colour.standard, f.colour.range, bgr.data);
   return bgr;

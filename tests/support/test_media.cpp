@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "frame_pixels.hpp"
 #include "memory/frame_layout.hpp"
 #include "narrow/narrow_yuv_ref.hpp"
 #include "sink/audio_transcode.hpp"
@@ -194,12 +195,11 @@ DecodedVideo decode_all(const std::string& path) {
   // Wide frames (10-bit, 4:2:2, 4:4:4) as the GPU stage's first step narrows them.
   const YuvLayout& decoded = reader.layout();
   const YuvLayout l = narrowed_layout(decoded);
-  std::vector<std::uint8_t> narrowed(decoded.narrow() ? 0 : l.frame_bytes);
   out.width = l.width;
   out.height = l.height;
   while (auto f = reader.next()) {
     std::vector<std::uint8_t> planes;
-    if (!decoded.narrow()) reference::narrow_yuv(f->data(), decoded, narrowed.data(), l);
+    const std::vector<std::uint8_t> narrowed = narrowed_copy(f->data(), decoded);
     const std::uint8_t* base = decoded.narrow() ? f->data() : narrowed.data();
     auto copy_plane = [&](std::size_t offset, int pitch, int w, int h, int step) {
       for (int y = 0; y < h; ++y)
@@ -215,6 +215,14 @@ DecodedVideo decode_all(const std::string& path) {
     }
     out.frames.push_back(std::move(planes));
   }
+  return out;
+}
+
+std::vector<std::uint8_t> narrowed_copy(const std::uint8_t* frame, const YuvLayout& l) {
+  if (l.narrow()) return {};
+  const YuvLayout to = narrowed_layout(l);
+  std::vector<std::uint8_t> out(to.frame_bytes);
+  reference::narrow_yuv(frame, l, out.data(), to);
   return out;
 }
 

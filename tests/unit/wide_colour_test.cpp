@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "device/executor.hpp"
+#include "frame_pixels.hpp"
 #include "memory/frame_layout.hpp"
 
 namespace vidpipe {
@@ -45,13 +46,7 @@ DecodedFrame solid_frame(const YuvLayout& l, unsigned y, unsigned cb, unsigned c
   f.frame->buf[0] = av_buffer_allocz(l.frame_bytes);
   f.frame->format = AV_PIX_FMT_YUV420P;  // a host frame; the layout says what it holds
   f.colour = colour;
-  auto put = [&](int plane, int x, int row, unsigned v) {
-    const unsigned word = v << l.sample_lsb;
-    std::uint8_t* at = f.frame->buf[0]->data + l.offset[plane] + static_cast<std::size_t>(row) * l.pitch[plane] +
-                       x * l.sample_bytes;
-    at[0] = static_cast<std::uint8_t>(word & 0xff);
-    if (l.sample_bytes == 2) at[1] = static_cast<std::uint8_t>(word >> 8);
-  };
+  auto put = [&](int plane, int x, int row, unsigned v) { test::put_sample(f.frame->buf[0]->data, l, plane, x, row, v); };
   for (int row = 0; row < l.height; ++row)
     for (int x = 0; x < l.width; ++x) put(0, x, row, y);
   for (int row = 0; row < l.chroma_height(); ++row)
