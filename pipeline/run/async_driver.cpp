@@ -129,14 +129,13 @@ class AsyncDriver {
   }
 
   void sink_loop() {
-    std::int64_t delivered = 0;
     int toggles_seen = 0;
     for (;;) {
       const double waiting_from = p_.now();
       std::optional<Delivery> d = to_sink_.pop();
       p_.metrics->add_span(StageSpan::sink_starved, waiting_from, p_.now());
       if (!d) return;
-      deliver(p_, std::move(d->buffer), d->record, delivered);
+      deliver(p_, std::move(d->buffer), d->record);
       apply_mode_toggles(p_, toggles_seen);
     }
   }

@@ -71,7 +71,7 @@ void apply_mode_toggles(PipelineParts& p, int& toggles_seen) {
   spdlog::info("display: copies now {}", sync ? "sync (blocking cudaMemcpy)" : "async (queued on streams)");
 }
 
-void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, std::int64_t& delivered) {
+void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record) {
   NvtxRange range("sink");
   const double t0 = p.now();
   p.sinks[record.source]->write({buffer.get(), record.index, record.stream_s});
@@ -81,9 +81,8 @@ void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, std::int6
   p.metrics->add_span(StageSpan::sink_writing, t0, record.sink_at);
   record.live_lag_ms = p.live_lag->lag_ms(record.source, record.sink_at, record.stream_s);
   p.metrics->add_frame(record);
-  p.memory_log->on_frame(++delivered);
-  p.frames_delivered = delivered;
-  print_live_line(p, record.sink_at, delivered);
+  p.memory_log->on_frame(++p.frames_delivered);
+  print_live_line(p, record.sink_at, p.frames_delivered);
 }
 
 }  // namespace vidpipe

@@ -18,8 +18,8 @@ AvBufferPtr acquire_output(PipelineParts& p, int source);
 // The display's s key: applied on the sink thread, taken up by the next submit.
 void apply_mode_toggles(PipelineParts& p, int& toggles_seen);
 
-// One frame's trip through the sink, its record completed and filed; `delivered`
-// counts frames out of the sink so far.
-void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, std::int64_t& delivered);
+// One frame's trip through the sink, its record completed and filed; counted in
+// p.frames_delivered.
+void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record);
 
 }  // namespace vidpipe

@@ -36,7 +36,7 @@ struct PipelineParts {
   std::unique_ptr<MemoryLog> memory_log;  // sampled by the sink thread
   std::unique_ptr<LiveLagClock> live_lag;  // sink thread only
   std::int64_t expected_frames = 0;       // 0: unknown (live, looping)
-  std::int64_t frames_delivered = 0;      // to the sinks so far (the progress line's count)
+  std::int64_t frames_delivered = 0;      // to the sinks so far (one thread delivers: the sink loop's)
   bool terminal = false;                  // stderr is a terminal: redraw one progress line
 
   double now() const { return steady_seconds() - origin; }

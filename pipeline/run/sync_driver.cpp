@@ -8,7 +8,6 @@
 namespace vidpipe {
 
 void run_sync(PipelineParts& p) {
-  std::int64_t delivered = 0;
   int toggles_seen = 0;
   while (!p.stopping()) {
     const double waiting_from = p.now();
@@ -24,7 +23,7 @@ void run_sync(PipelineParts& p) {
     FrameRecord record = record_for(*frame, t, 1);
     record.faces = p.executor->detections(0).front().count;
     frame.reset();  // the pool buffer goes back to the decoder
-    deliver(p, std::move(out), record, delivered);
+    deliver(p, std::move(out), record);
   }
 }
 
