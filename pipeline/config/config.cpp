@@ -9,6 +9,7 @@
 
 #include "base/edit_distance.hpp"
 #include "base/errors.hpp"
+#include "config/data_files.hpp"
 #include "config/keys.hpp"
 
 namespace vidpipe {
@@ -149,7 +150,12 @@ void apply_file(Config& c, const std::string& path) {
   if (std::filesystem::is_directory(path, ignored))
     throw ConfigError("config file '" + path + "' is a directory; give a YAML file (e.g. config/default.yaml)");
   std::ifstream in(path);
-  if (!in) throw ConfigError("cannot read config file '" + path + "'");
+  if (!in) {
+    std::string searched;
+    for (const auto& root : data_roots()) searched += ", " + root.string();
+    throw ConfigError("cannot read config file '" + path + "' (looked in the working folder" + searched +
+                      "; VIDPIPE_DATA names another)");
+  }
   YAML::Node root;
   try {
     root = YAML::Load(in);
@@ -200,12 +206,22 @@ void check_consistency(const Config& c) {
                                                    "tcp://host:port URL, got '" + c.sink.path + "'"));
 }
 
+// Files the run reads, when not found from the working directory, come from the data folders
+// (the bundled clip and model from any directory); outputs stay where they were named.
+void locate_data_files(Config& c) {
+  if (is_file_uri(c.input.uri)) c.input.uri = find_data_file(c.input.uri);
+  for (std::string& uri : c.inputs)
+    if (is_file_uri(uri)) uri = find_data_file(uri);
+  c.gpu.model = find_data_file(c.gpu.model);
+}
+
 }  // namespace
 
 Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
   Config c;
-  if (!path.empty()) apply_file(c, path);
+  if (!path.empty()) apply_file(c, find_data_file(path));
   for (const std::string& o : overrides) apply_override(c, o);
+  locate_data_files(c);
   check_consistency(c);
   return c;
 }

@@ -19,6 +19,7 @@ extern "C" {
 #include <filesystem>
 #include <thread>
 
+#include "memory/av_log_capture.hpp"
 #include "memory/av_raii.hpp"
 #include "base/errors.hpp"
 #include "sink/audio_copy.hpp"
@@ -259,8 +260,15 @@ class EncodeSink final : public Sink {
       throw OutputError(fmt::format("'{}': a {}x{} picture is too small to encode (4:2:0 needs at least 2x2)", o_.path,
                                     out_.layout.width, out_.layout.height));
     if (o_.codec == "auto") {
-      if (const AVCodec* nvenc = avcodec_find_encoder_by_name("h264_nvenc"); nvenc && try_open(nvenc)) return;
-      spdlog::info("NVENC not usable here{}; encoding with libx264", open_error_.empty() ? "" : " (" + open_error_ + ")");
+      std::string reason = "this FFmpeg has no h264_nvenc";
+      if (const AVCodec* nvenc = avcodec_find_encoder_by_name("h264_nvenc")) {
+        // Its own log says why it failed (no libcuda, no NVENC engine on this GPU, too many
+        // sessions): that goes into the note, not onto the terminal as a line of its own.
+        AvLogCapture probe_log;
+        if (try_open(nvenc)) return;
+        reason = probe_log.text().empty() ? open_error_ : probe_log.text();
+      }
+      spdlog::info("NVENC not usable here ({}); encoding with libx264", reason);
       o_.codec = "libx264";
     }
     const AVCodec* codec = avcodec_find_encoder_by_name(o_.codec.c_str());

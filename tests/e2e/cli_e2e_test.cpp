@@ -66,6 +66,23 @@ TEST(CliE2E, VerboseAndQuietAfterTheCommandAndAnEmptyReportTurnsItOff) {
   EXPECT_EQ(none.output.find("report:"), std::string::npos) << "--report '' still wrote one:\n" << none.output;
 }
 
+// Where NVENC cannot be used, the note says FFmpeg's own reason and FFmpeg's probe line is
+// not printed beside it (it used to print "[h264_nvenc @ 0x...] Cannot load libcuda.so.1").
+TEST(CliE2E, AnUnusableNvencIsExplainedInTheFallbackNote) {
+  const std::string clip = test::make_clip("nvenc.mp4", 160, 120, 3, "-c:v libx264 -pix_fmt yuv420p");
+  const std::string out = test::scratch_dir() + "/nvenc-out.mp4";
+  const test::CommandResult r = test::vidpipe("run --input " + clip + " --set gpu.inference=false --set sink.codec=auto "
+                                              "--set sink.path=" + out + " --report ''");
+  ASSERT_EQ(r.code, 0) << r.output;
+  if (r.output.find("NVENC not usable") == std::string::npos) GTEST_SKIP() << "NVENC works on this machine";
+  const std::regex note(R"(NVENC not usable here \(([^)]+)\); encoding with libx264)");
+  std::smatch reason;
+  ASSERT_TRUE(std::regex_search(r.output, reason, note)) << r.output;
+  EXPECT_GT(reason[1].length(), 8) << "no reason given: " << r.output;
+  EXPECT_EQ(reason[1].str().find(" @ 0x"), std::string::npos) << "FFmpeg's context prefix left in: " << reason[1];
+  EXPECT_EQ(r.output.find("[h264_nvenc @"), std::string::npos) << "FFmpeg's probe line printed:\n" << r.output;
+}
+
 // stdout is the summary's alone (logs go to stderr), or with --json the report's, which a
 // script can parse; the report says which program and layout wrote it.
 TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
