@@ -53,7 +53,7 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
                            result.prediction.streams, result.prediction.fps, result.prediction.bound);
   nlohmann::json report = result.report;
   // Which program and which layout of the report: a script reading many reports can tell.
-  report["schema_version"] = 1;
+  report["schema_version"] = 2;
   report["vidpipe_version"] = version_number();
   if (!config.metrics.report.empty()) {
     write_report(report, config.metrics.report);

@@ -137,8 +137,8 @@ nlohmann::json row_json(const BenchRow& r) {
           {"limit_share", r.limit_share},
           {"copy_wait_share", s.copy_wait_share},
           {"gpu_busy_share", s.gpu_busy_share},
-          {"h2d_gbps", s.h2d_gbps},
-          {"d2h_gbps", s.d2h_gbps},
+          {"h2d_GB_per_s", s.h2d_gbps},
+          {"d2h_GB_per_s", s.d2h_gbps},
           {"p99_latency_ms", s.latency.p99_ms},
           {"bottleneck", s.bottleneck.stage},
           {"report", r.result.report}};

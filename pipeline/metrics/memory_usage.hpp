@@ -10,7 +10,7 @@ double device_used_mb();  // total - free on the current CUDA device; NaN if it 
 
 struct MemorySample {
   std::int64_t frames = 0;  // frames out of the sink when it was taken
-  double rss_mb = 0, device_mb = 0;
+  double rss_mib = 0, device_mib = 0;
 };
 
 MemorySample sample_memory(std::int64_t frames, bool gpu);

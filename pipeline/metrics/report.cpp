@@ -34,7 +34,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
   return {
       {"input",
        {{"uri", input.uri}, {"codec", input.codec}, {"pixel_format", input.pixel_format},
-        {"width", input.width}, {"height", input.height}, {"fps", input.fps}}},
+        {"width", input.width}, {"height", input.height}, {"source_fps", input.fps}}},
       {"device", device},
       {"mode", mode},
       // Every key as the run used it, under the config's own names.
@@ -44,7 +44,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"frames_dropped", s.frames_dropped},
       {"frames_sync_copies", s.frames_sync_copies},
       {"decode_errors", decode_errors},
-      {"warmup_skipped", s.warmup_skipped},
+      {"warmup_included", s.warmup_included},
       {"wall_s", s.wall_s},
       {"measured_s", s.measured_s},
       {"first_frame_s", s.first_frame_s},
@@ -52,8 +52,8 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"copy_wait_share", s.copy_wait_share},
       {"compute_wait_share", s.compute_wait_share},
       {"gpu_busy_share", s.gpu_busy_share},
-      {"h2d_gbps", s.h2d_gbps},
-      {"d2h_gbps", s.d2h_gbps},
+      {"h2d_GB_per_s", s.h2d_gbps},
+      {"d2h_GB_per_s", s.d2h_gbps},
       {"h2d_bytes_per_frame", s.h2d_bytes_per_frame},
       {"d2h_bytes_per_frame", s.d2h_bytes_per_frame},
       {"stages",
@@ -73,11 +73,11 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
 
 nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
   nlohmann::json samples = nlohmann::json::array();
-  for (const MemorySample& m : log.samples()) samples.push_back({{"frames", m.frames}, {"rss_mb", m.rss_mb}, {"device_mb", m.device_mb}});
-  samples.push_back({{"frames", at_end.frames}, {"rss_mb", at_end.rss_mb}, {"device_mb", at_end.device_mb}});
+  for (const MemorySample& m : log.samples()) samples.push_back({{"frames", m.frames}, {"rss_mib", m.rss_mib}, {"device_mib", m.device_mib}});
+  samples.push_back({{"frames", at_end.frames}, {"rss_mib", at_end.rss_mib}, {"device_mib", at_end.device_mib}});
   const MemorySample& warm = log.after_warmup();
-  return {{"rss_mb_after_warmup", warm.rss_mb},   {"rss_mb_at_end", at_end.rss_mb},
-          {"device_mb_after_warmup", warm.device_mb}, {"device_mb_at_end", at_end.device_mb},
+  return {{"rss_mib_after_warmup", warm.rss_mib},   {"rss_mib_at_end", at_end.rss_mib},
+          {"device_mib_after_warmup", warm.device_mib}, {"device_mib_at_end", at_end.device_mib},
           {"samples", samples}};
 }
 
@@ -105,7 +105,7 @@ std::string summary_text(const std::string& mode, const std::string& device, con
   std::string out = fmt::format(
       "{} on {}: {} frames ({} measured{}) in {:.2f} s, first frame after {:.2f} s\n", mode, device, s.frames,
       s.frames_measured,
-      s.warmup_skipped ? "; shorter than the warm-up (metrics.warmup_frames), so these figures are not meaningful"
+      s.warmup_included ? "; shorter than the warm-up (metrics.warmup_frames), so these figures are not meaningful"
                        : " after warm-up",
       s.wall_s, s.first_frame_s);
   // On the CPU path the "copies" are memcpy and the "device" is this CPU: say so, and give no

@@ -137,7 +137,7 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
   std::int64_t first = warmup_frames_;
   double lo = warmup_frames_ == 0 ? 0.0 : window_lo_;
   if (!window_open()) {  // nothing was folded: every frame is still here
-    s.warmup_skipped = true;
+    s.warmup_included = true;
     first = 0;
     lo = 0.0;
   }

@@ -50,10 +50,10 @@ struct Summary {
   double gpu_busy_share = 0;
   StageStats decode, h2d, compute, preprocess, infer, d2h, sink, latency;
   std::int64_t faces = 0, frames_with_faces = 0;
-  double h2d_gbps = 0, d2h_gbps = 0;
+  double h2d_gbps = 0, d2h_gbps = 0;  // GB/s (10^9 bytes a second), not Gbit/s
   // Mean bytes a measured frame moved each way (d2h is smaller where sink.width/height scale).
   double h2d_bytes_per_frame = 0, d2h_bytes_per_frame = 0;
-  bool warmup_skipped = false;  // too few frames to leave the warm-up out
+  bool warmup_included = false;  // too few frames to leave the warm-up out
   // Frames older than the kept window were folded into histograms: percentiles are
   // then within 1% rather than exact, and a trace holds only the kept frames.
   std::int64_t frames_kept = 0;

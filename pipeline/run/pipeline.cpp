@@ -79,7 +79,7 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
     const VideoInfo& info = sources.reader(i).info();
     inputs.push_back({{"uri", info.uri}, {"codec", info.codec}, {"decoder", info.decoder},
                       {"decoder_threads", info.decoder_threads}, {"preloaded", info.preloaded},
-                      {"width", info.width}, {"height", info.height},
+                      {"width", info.width}, {"height", info.height}, {"source_fps", info.fps},
                       {"live", sources.live(i)}, {"frames_decoded", sources.decoded(i)},
                       {"frames_dropped", sources.dropped(i)}, {"frames_measured", s.input_frames_measured[i]},
                       {"fps", s.input_fps[i]}, {"decode_errors", sources.reader(i).decode_errors()},

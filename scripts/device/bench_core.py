@@ -115,7 +115,7 @@ def inputs_suite(args):
             slowest = min(i["fps"] for i in r["inputs"])
             print(f"| {n} | {decoder} (ran: {'/'.join(sorted(decoders))}) | {r['fps']:.1f} | {r['fps'] / base:.2f} | "
                   f"{slowest:.1f} | {100 * r['copy_wait_share']:.1f}% | {100 * r['gpu_busy_share']:.1f}% | "
-                  f"{r['h2d_gbps']:.1f} | {threads if decoder == 'cpu' else '-'} |")
+                  f"{r['h2d_GB_per_s']:.1f} | {threads if decoder == 'cpu' else '-'} |")
 
 
 def core_suite(args):
@@ -144,7 +144,7 @@ def core_suite(args):
                         total)
             base = base or r["fps"]
             print(f"| {t} | {name} | {r['fps']:.1f} | {r['fps'] / base:.2f} | {100 * r['copy_wait_share']:.1f}% | "
-                  f"{100 * r['gpu_busy_share']:.1f}% | {r['h2d_gbps']:.1f} | {r['d2h_gbps']:.1f} | "
+                  f"{100 * r['gpu_busy_share']:.1f}% | {r['h2d_GB_per_s']:.1f} | {r['d2h_GB_per_s']:.1f} | "
                   f"{r['latency']['p99_ms']:.1f} |")
 
 

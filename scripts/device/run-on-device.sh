@@ -28,7 +28,7 @@ if [[ $what == all || $what == soak ]]; then
     --set input.loop=true --set input.max_frames=${SOAK_FRAMES:-100000} --set metrics.warmup_frames=1000 \
     --set metrics.live=false --report $OUT/soak.json 2>&1 | grep -v "^\[" | tail -4
   python3 -c "import json; j=json.load(open('$OUT/soak.json')); print('soak', j['frames'], 'frames', j['fps'], 'fps, kept', j['frames_kept'])
-for m in j['memory']['samples']: print('  after %7d frames: rss %.1f MiB, device %.1f MiB' % (m['frames'], m['rss_mb'], m['device_mb'] or -1))"
+for m in j['memory']['samples']: print('  after %7d frames: rss %.1f MiB, device %.1f MiB' % (m['frames'], m['rss_mib'], m['device_mib'] or -1))"
   ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -frames:v 30 -vf scale=3840:2160 \
     -c:v libx264 -preset ultrafast -pix_fmt yuv420p /tmp/oom4k.mp4
   $VIDPIPE_BIN run --input /tmp/oom4k.mp4 --set gpu.model=assets/models/tiny_face_detector --set sink.kind=null \

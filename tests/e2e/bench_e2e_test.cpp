@@ -173,7 +173,7 @@ TEST(BenchE2E, LongRunKeepsTheLastFramesOnlyAndSamplesMemory) {
   std::vector<std::int64_t> sampled_at;
   for (const auto& m : report.at("memory").at("samples")) {
     sampled_at.push_back(m.at("frames"));
-    EXPECT_GT(m.at("rss_mb").get<double>(), 0.0);
+    EXPECT_GT(m.at("rss_mib").get<double>(), 0.0);
   }
   EXPECT_EQ(sampled_at, (std::vector<std::int64_t>{0, 10, 20, 40, 80, 160, 250}));
   const auto trace = read_json(dir + "/long.json");

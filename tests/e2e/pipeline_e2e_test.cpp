@@ -73,7 +73,7 @@ std::string run_mode(const std::string& name, const std::string& sets) {
     EXPECT_GE(s.at("mean_ms").get<double>(), 0.0) << stage;
   }
   EXPECT_LE(j.at("latency").at("p50_ms").get<double>(), j.at("latency").at("p99_ms").get<double>());
-  EXPECT_GT(j.at("h2d_gbps").get<double>(), 0.0);
+  EXPECT_GT(j.at("h2d_GB_per_s").get<double>(), 0.0);
   EXPECT_EQ(j.at("frames_dropped"), 0);
   EXPECT_NE(r.output.find("copy-wait"), std::string::npos) << "summary line missing:\n" << r.output;
   return out;

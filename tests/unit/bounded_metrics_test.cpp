@@ -94,7 +94,7 @@ TEST(BoundedMetrics, NothingIsFoldedBeforeTheWarmupEnds) {
   RunMetrics m(300, 100);
   long_run(m, 250);
   const Summary s = m.summarise(3.0);
-  EXPECT_TRUE(s.warmup_skipped);
+  EXPECT_TRUE(s.warmup_included);
   EXPECT_EQ(s.frames_kept, 250);  // all of them: the warm-up's end is not known yet
   EXPECT_EQ(s.frames_measured, 250);
 }
@@ -112,7 +112,7 @@ TEST(MemoryLog, SamplesAtTheWarmupAndEachDoubling) {
   for (const MemorySample& s : log.samples()) at.push_back(s.frames);
   EXPECT_EQ(at, (std::vector<std::int64_t>{0, 10, 20, 40, 80}));
   EXPECT_EQ(log.after_warmup().frames, 10);
-  EXPECT_GT(log.after_warmup().rss_mb, 0);
+  EXPECT_GT(log.after_warmup().rss_mib, 0);
 }
 
 TEST(LiveLagClock, FlatWhenOnTimeGrowingWhenBehindRestartingWithTheClock) {

@@ -52,14 +52,14 @@ TEST(Metrics, SharesAndFpsAfterWarmup) {
   EXPECT_NEAR(s.gpu_busy_share, 0.5, 1e-9);
   EXPECT_NEAR(s.h2d_gbps, 1.0, 1e-9);
   EXPECT_NEAR(s.latency.p50_ms, 100, 1e-6);
-  EXPECT_FALSE(s.warmup_skipped);
+  EXPECT_FALSE(s.warmup_included);
 }
 
 TEST(Metrics, TooFewFramesMeasuresTheWholeRun) {
   RunMetrics m(50);
   steady_run(m);
   const Summary s = m.summarise(1.0);
-  EXPECT_TRUE(s.warmup_skipped);
+  EXPECT_TRUE(s.warmup_included);
   EXPECT_EQ(s.frames_measured, 10);
   EXPECT_NEAR(s.fps, 10.0, 1e-9);
 }

@@ -1,0 +1,83 @@
+#!/usr/bin/env python3
+"""Every kind of report `vidpipe run` writes validates against docs/report.schema.json: one
+input and several, sync (with its forecast) and async, preloaded, inference off, a run that
+ended on an error. The schema forbids keys it does not document, so a key added or renamed
+without the schema fails here; a report with an undocumented key is checked to fail too.
+
+Usage: report_schema_test.py VIDPIPE_BINARY SOURCE_DIR"""
+import copy
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+import jsonschema
+
+vidpipe, source_dir = sys.argv[1], sys.argv[2]
+schema = json.load(open(os.path.join(source_dir, "docs/report.schema.json")))
+jsonschema.Draft202012Validator.check_schema(schema)
+validator = jsonschema.Draft202012Validator(schema)
+work = tempfile.mkdtemp(prefix="vidpipe-schema-")
+
+
+def ffmpeg(*args):
+    subprocess.run(["ffmpeg", "-v", "error", "-y", *args], check=True)
+
+
+clip = os.path.join(work, "clip.mp4")
+ffmpeg("-f", "lavfi", "-i", "testsrc=size=192x108:rate=25", "-frames:v", "12", "-pix_fmt", "yuv420p", clip)
+# Half a file: the decoder runs out mid-stream; the run reports and ends (exit 3) with "error".
+broken = os.path.join(work, "broken.mp4")
+ffmpeg("-f", "lavfi", "-i", "testsrc=size=192x108:rate=25", "-frames:v", "12", "-pix_fmt", "yuv420p",
+       "-movflags", "frag_keyframe", os.path.join(work, "whole.mp4"))
+with open(os.path.join(work, "whole.mp4"), "rb") as whole:
+    data = whole.read()
+with open(broken, "wb") as half:
+    half.write(data[:2000])
+
+base = ["run", "--config", os.path.join(source_dir, "config/default.yaml"), "--set", "sink.kind=null"]
+runs = {
+    "one input, async, detecting": ["--input", clip],
+    "sync, with its forecast": ["--input", clip, "--set", "copy.mode=sync", "--set", "copy.memory=pageable"],
+    "two inputs, inference off": ["--set", f"inputs=[{clip}, {clip}]", "--set", "gpu.inference=false"],
+    "preloaded, encoded": ["--input", clip, "--set", "input.preload=4", "--set", "input.max_frames=10",
+                           "--set", "sink.kind=encode", "--set", f"sink.path={work}/out.mp4"],
+    "ended on an error": ["--input", broken],
+}
+failures = 0
+for name, args in runs.items():
+    report_path = os.path.join(work, "report.json")
+    if os.path.exists(report_path):
+        os.remove(report_path)
+    done = subprocess.run([vidpipe, "-q", *base, *args, "--report", report_path], capture_output=True, text=True)
+    if not os.path.exists(report_path):
+        print(f"FAIL {name}: no report (exit {done.returncode}): {done.stderr.strip()}")
+        failures += 1
+        continue
+    report = json.load(open(report_path))
+    errors = sorted(validator.iter_errors(report), key=lambda e: list(e.path))
+    for e in errors:
+        print(f"FAIL {name}: {'/'.join(map(str, e.path)) or '(top)'}: {e.message[:200]}")
+    failures += len(errors)
+    if name == "sync, with its forecast" and "prediction" not in report:
+        print(f"FAIL {name}: no prediction")
+        failures += 1
+    if name == "ended on an error" and (done.returncode != 3 or "error" not in report):
+        print(f"FAIL {name}: exit {done.returncode}, error in report: {'error' in report}")
+        failures += 1
+    if not errors:
+        print(f"ok   {name}")
+    last_good = report
+
+# The schema must be able to say no: an undocumented key and a renamed one are refused.
+for change in ("added", "renamed"):
+    bad = copy.deepcopy(last_good)
+    if change == "added":
+        bad["inputs"][0]["fps_total"] = 1.0
+    else:
+        bad["h2d_gbps"] = bad.pop("h2d_GB_per_s")
+    if validator.is_valid(bad):
+        print(f"FAIL the schema took a report with a key {change}")
+        failures += 1
+sys.exit(1 if failures else 0)
