@@ -41,7 +41,7 @@ Config load_checked_config(const RunArgs& args, bool bench) {
 
 int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   const Config config = load_checked_config(args, false);
-  const RunResult result = run_pipeline(config, stop);
+  const RunResult result = run_pipeline(config, stop, version_number());
   // stdout holds the summary, or with --json the report alone (for scripts); logs are on stderr.
   std::ostream& summary = args.json ? std::cerr : std::cout;
   SummaryNotes notes{config.gpu.inference};
@@ -51,10 +51,7 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   if (result.prediction.fps > 0)
     summary << fmt::format("  async x{} should reach ~{:.0f} fps, bound by {} (from this run's stage times)\n",
                            result.prediction.streams, result.prediction.fps, result.prediction.bound);
-  nlohmann::json report = result.report;
-  // Which program and which layout of the report: a script reading many reports can tell.
-  report["schema_version"] = 2;
-  report["vidpipe_version"] = version_number();
+  const nlohmann::json& report = result.report;
   if (!config.metrics.report.empty()) {
     write_report(report, config.metrics.report);
     summary << "  report: " << config.metrics.report << "\n";

@@ -9,8 +9,9 @@ packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
   python3-gi python3-gst-1.0 gir1.2-gst-rtsp-server-1.0 gstreamer1.0-plugins-good gstreamer1.0-plugins-base
   libopencv-core-dev libopencv-imgproc-dev libopencv-highgui-dev libopencv-objdetect-dev libopencv-imgcodecs-dev opencv-data opencv-doc
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
-  libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev
+  libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev prometheus-cpp-dev
   python3-matplotlib python3-jsonschema prometheus)
+# cpp-httplib serves metrics.listen and prometheus-cpp writes its exposition text;
 # matplotlib draws the charts; jsonschema checks reports against docs/report.schema.json in the
 # tests; prometheus brings promtool, which checks the /metrics exposition in the tests.
 # npm fetches the detector's weights; a machine may have it from outside Debian.

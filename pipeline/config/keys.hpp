@@ -111,6 +111,16 @@ class Keys {
     });
   }
 
+  // As above, with `check` throwing a std::string that says what is wrong with the value.
+  template <class Check>
+  void text(const std::string& name, std::string S::*field, std::string values, std::string doc, Check check) {
+    add(name, std::move(values), std::move(doc), field, [check](const YAML::Node& n) {
+      std::string v = n.IsNull() ? std::string() : keys_detail::scalar_as<std::string>(n, "a string");
+      check(v);
+      return v;
+    });
+  }
+
   template <class E>
   void choice(const std::string& name, E S::*field, const EnumNames<E>& names, std::string doc) {
     std::string list, quoted;

@@ -35,8 +35,20 @@ MemoryLog::MemoryLog(std::int64_t warmup_frames, bool gpu)
 
 void MemoryLog::on_frame(std::int64_t frames_out) {
   if (frames_out < next_at_) return;
-  samples_.push_back(sample_memory(frames_out, gpu_));
+  const MemorySample sample = sample_memory(frames_out, gpu_);
+  std::lock_guard lock(mutex_);
+  samples_.push_back(sample);
   next_at_ = 2 * frames_out;
+}
+
+MemorySample MemoryLog::after_warmup() const {
+  std::lock_guard lock(mutex_);
+  return samples_.size() > 1 ? samples_[1] : samples_.front();
+}
+
+std::vector<MemorySample> MemoryLog::samples() const {
+  std::lock_guard lock(mutex_);
+  return samples_;
 }
 
 }  // namespace vidpipe

@@ -1,6 +1,8 @@
 // Process and device memory in use, for the report (a soak run must not grow).
 #pragma once
+#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <vector>
 
 namespace vidpipe {
@@ -16,18 +18,20 @@ struct MemorySample {
 MemorySample sample_memory(std::int64_t frames, bool gpu);
 
 // Samples when the warm-up ends and at every doubling of the frame count after it:
-// growth over a long run shows, in a handful of samples however long it is.
+// growth over a long run shows, in a handful of samples however long it is. The sink
+// thread samples; the metrics endpoint reads while it does.
 class MemoryLog {
  public:
   MemoryLog(std::int64_t warmup_frames, bool gpu);
   void on_frame(std::int64_t frames_out);  // sink thread
   // The sample taken when the warm-up ended (the start one, if it never did).
-  const MemorySample& after_warmup() const { return samples_.size() > 1 ? samples_[1] : samples_.front(); }
-  const std::vector<MemorySample>& samples() const { return samples_; }  // [0]: before the first frame
+  MemorySample after_warmup() const;
+  std::vector<MemorySample> samples() const;  // [0]: before the first frame
 
  private:
   bool gpu_;
-  std::int64_t next_at_;
+  std::atomic<std::int64_t> next_at_;  // checked on every frame without the lock
+  mutable std::mutex mutex_;
   std::vector<MemorySample> samples_;
 };
 

@@ -15,7 +15,16 @@ struct MetricsConfig {
   std::string report = "report.json";
   std::string trace;  // empty: none
   bool live = true;
+  std::string listen;  // host:port of the HTTP endpoint (/metrics, /report); empty: none
 };
+
+// metrics.listen split: port 0 lets the system choose one (the log line names it).
+struct ListenAddress {
+  std::string host;
+  int port = 0;
+};
+// Throws a std::string (the key loader's way of saying what is wrong) for anything but host:port.
+ListenAddress parse_listen(const std::string& text);
 
 void declare_keys(Keys<MetricsConfig>& keys);
 

@@ -32,6 +32,8 @@ nlohmann::json shares_json(const StageShares& s) {
 nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::string& device,
                            const std::string& mode, const Summary& s, std::int64_t decode_errors) {
   return {
+      // Which layout of the report (docs/REPORT.md): a script reading many reports can tell.
+      {"schema_version", report_schema_version},
       {"input",
        {{"uri", input.uri}, {"codec", input.codec}, {"pixel_format", input.pixel_format},
         {"width", input.width}, {"height", input.height}, {"source_fps", input.fps}}},
@@ -75,7 +77,7 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
   nlohmann::json samples = nlohmann::json::array();
   for (const MemorySample& m : log.samples()) samples.push_back({{"frames", m.frames}, {"rss_mib", m.rss_mib}, {"device_mib", m.device_mib}});
   samples.push_back({{"frames", at_end.frames}, {"rss_mib", at_end.rss_mib}, {"device_mib", at_end.device_mib}});
-  const MemorySample& warm = log.after_warmup();
+  const MemorySample warm = log.after_warmup();
   return {{"rss_mib_after_warmup", warm.rss_mib},   {"rss_mib_at_end", at_end.rss_mib},
           {"device_mib_after_warmup", warm.device_mib}, {"device_mib_at_end", at_end.device_mib},
           {"samples", samples}};

@@ -10,6 +10,9 @@
 
 namespace vidpipe {
 
+// Raised whenever a key is renamed or removed or changes meaning (docs/REPORT.md).
+constexpr int report_schema_version = 2;
+
 nlohmann::json make_report(const Config& config, const VideoInfo& input, const std::string& device,
                            const std::string& mode, const Summary& summary, std::int64_t decode_errors);
 

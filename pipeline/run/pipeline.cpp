@@ -10,7 +10,9 @@
 #include "base/errors.hpp"
 #include "metrics/progress.hpp"
 #include "metrics/report.hpp"
+#include "metrics/metrics_server.hpp"
 #include "run/parts.hpp"
+#include "run/run_report.hpp"
 
 namespace vidpipe {
 namespace {
@@ -72,23 +74,6 @@ void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
                              terminal_columns()));
 }
 
-nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
-  const FrameSources& sources = *p.sources;
-  nlohmann::json inputs = nlohmann::json::array();
-  for (int i = 0; i < sources.count(); ++i) {
-    const VideoInfo& info = sources.reader(i).info();
-    inputs.push_back({{"uri", info.uri}, {"codec", info.codec}, {"decoder", info.decoder},
-                      {"decoder_threads", info.decoder_threads}, {"preloaded", info.preloaded},
-                      {"width", info.width}, {"height", info.height}, {"source_fps", info.fps},
-                      {"live", sources.live(i)}, {"frames_decoded", sources.decoded(i)},
-                      {"frames_dropped", sources.dropped(i)}, {"frames_measured", s.input_frames_measured[i]},
-                      {"fps", s.input_fps[i]}, {"decode_errors", sources.reader(i).decode_errors()},
-                      {"reconnects", sources.reader(i).reconnects()},
-                      {"frames_written", p.sinks[i]->frames_written()}});
-  }
-  return inputs;
-}
-
 // A file that ran to its end without one decodable frame is an input error, not a
 // successful run with an empty output.
 std::exception_ptr no_frame_error(const PipelineParts& p) {
@@ -102,7 +87,7 @@ std::exception_ptr no_frame_error(const PipelineParts& p) {
   return nullptr;
 }
 
-RunResult gather(PipelineParts& p, std::exception_ptr error) {
+RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& program_version) {
   const int n = p.sources->count();
   RunResult result;
   result.input = p.inputs.front();
@@ -114,15 +99,9 @@ RunResult gather(PipelineParts& p, std::exception_ptr error) {
   for (int i = 0; i < n; ++i) result.decode_errors += p.sources->reader(i).decode_errors();
   result.memory_after_warmup = p.memory_log->after_warmup();
   result.memory_at_end = sample_memory(result.summary.frames, p.on_gpu);
-  result.report = make_report(p.config, result.input, result.device, result.mode, result.summary, result.decode_errors);
-  if (p.config.copy.mode == CopyMode::sync) {
+  if (p.config.copy.mode == CopyMode::sync)
     result.prediction = predict_async(result.summary, std::max(2, p.config.copy.streams));
-    result.report["prediction"] = {{"async_fps", result.prediction.fps}, {"bound", result.prediction.bound},
-                                   {"streams", result.prediction.streams}};
-  }
-  result.report["inputs"] = inputs_json(p, result.summary);
-  result.report["preloaded"] = p.sources->reader(0).info().preloaded;
-  result.report["memory"] = memory_json(*p.memory_log, result.memory_at_end);
+  result.report = run_report(p, result.summary, result.memory_at_end, {program_version, true});
   result.error = error;
   if (error) {
     try {
@@ -147,8 +126,16 @@ std::string mode_label(const Config& c) {
   return label;
 }
 
-RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
+RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, const std::string& program_version) {
+  // metrics.listen's endpoint binds before anything opens: a port in use is a config error.
+  const std::unique_ptr<MetricsServer> server =
+      config.metrics.listen.empty() ? nullptr : std::make_unique<MetricsServer>(parse_listen(config.metrics.listen));
   std::unique_ptr<PipelineParts> parts = assemble(config, stop);
+  // Declared after the parts: it stops answering from them before they go.
+  const auto publication = server ? server->publish([&p = *parts, program_version] {
+    return live_report(p, {program_version, false});
+  })
+                                  : nullptr;
   const int n = parts->sources->count();
   spdlog::info("running {} on {} -> {}{}", mode_label(parts->config), parts->executor->device_name(),
                parts->sinks.front()->describe(),
@@ -156,7 +143,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop) {
   std::exception_ptr error = drive(*parts);
   if (!error) error = no_frame_error(*parts);
   finish_sinks(*parts, error);
-  return gather(*parts, error);
+  return gather(*parts, error, program_version);
 }
 
 }  // namespace vidpipe

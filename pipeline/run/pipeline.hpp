@@ -32,8 +32,8 @@ struct RunResult {
 // Runs the whole pipeline; `stop` (may be null) ends it early but cleanly: frames
 // already read are finished and the output file is finalised. Errors before the
 // pipeline starts (bad input, config, CUDA) throw; errors during it come back in
-// RunResult::error.
-RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop);
+// RunResult::error. `program_version` goes into the report as vidpipe_version.
+RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, const std::string& program_version = {});
 
 std::string mode_label(const Config& config);
 

@@ -12,6 +12,7 @@ extern "C" {
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <atomic>
 
 #include "base/errors.hpp"
 #include "memory/av_raii.hpp"
@@ -124,7 +125,7 @@ class DisplaySink final : public Sink {
     }
   }
 
-  std::int64_t shown_ = 0;  // frames put in the window
+  std::atomic<std::int64_t> shown_{0};  // frames put in the window; read live by the metrics endpoint
   SinkOptions o_;
   bool window_open_ = false;
   bool paused_ = false;

@@ -15,6 +15,7 @@ extern "C" {
 
 #include <fmt/format.h>
 
+#include <atomic>
 #include <cmath>
 #include <filesystem>
 #include <thread>
@@ -125,7 +126,7 @@ class EncodeSink final : public Sink {
       return;
     }
     if (streaming_) {
-      spdlog::info("streamed {} frames to {} ({})", frames_, o_.path, encoder_->codec->name);
+      spdlog::info("streamed {} frames to {} ({})", frames_.load(), o_.path, encoder_->codec->name);
       return;
     }
     std::error_code ec;
@@ -136,7 +137,7 @@ class EncodeSink final : public Sink {
       spdlog::warn("'{}' was written by another run while this one ran; replacing it with this run's", o_.path);
     std::filesystem::rename(temp_path_, o_.path, ec);
     if (ec) throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
-    spdlog::info("wrote {} ({} frames, {})", o_.path, frames_, encoder_->codec->name);
+    spdlog::info("wrote {} ({} frames, {})", o_.path, frames_.load(), encoder_->codec->name);
   }
 
   std::int64_t frames_written() const override { return frames_; }
@@ -148,7 +149,7 @@ class EncodeSink final : public Sink {
     if (streaming_) return;
     std::error_code ignored;
     std::filesystem::remove(temp_path_, ignored);
-    spdlog::warn("'{}' not written ({} frames lost); its partial file '{}' was removed", o_.path, frames_, temp_path_);
+    spdlog::warn("'{}' not written ({} frames lost); its partial file '{}' was removed", o_.path, frames_.load(), temp_path_);
     frames_ = 0;
   }
 
@@ -322,7 +323,7 @@ class EncodeSink final : public Sink {
   double video_end_s_ = 0;            // the last frame's end on the input's clock
   std::int64_t last_pts_ = AV_NOPTS_VALUE;
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
-  std::int64_t frames_ = 0;
+  std::atomic<std::int64_t> frames_{0};  // read live by the metrics endpoint
   bool open_ = false;
   bool write_failed_ = false;  // the file is missing data: finish() removes it
   SwsContextPtr convert_;      // sink.pixel_format, where it is not the result's own

@@ -1,4 +1,6 @@
 // sink.kind null: frames are dropped, so a run measures the pipeline without an encoder.
+#include <atomic>
+
 #include "sink/sink.hpp"
 
 namespace vidpipe {
@@ -12,7 +14,7 @@ class NullSink final : public Sink {
   std::int64_t frames_written() const override { return frames_; }
 
  private:
-  std::int64_t frames_ = 0;
+  std::atomic<std::int64_t> frames_{0};  // read live by the metrics endpoint
 };
 
 }  // namespace

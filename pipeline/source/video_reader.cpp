@@ -363,7 +363,7 @@ bool VideoReader::receive_into(AVFrame* out) {
         // A pass that gave no frame would give none the next time either: an endless spin.
         if (frames_this_pass_ == 0)
           throw InputError(fmt::format("'{}': a whole pass of input.loop decoded no frame ({} decode errors)",
-                                       options_.uri, decode_errors_));
+                                       options_.uri, decode_errors_.load()));
         frames_this_pass_ = 0;
         avcodec_flush_buffers(decoder_.get());
         continue;

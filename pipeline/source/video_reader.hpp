@@ -150,7 +150,7 @@ class VideoReader {
   std::int64_t next_index_ = 0;
   std::int64_t packets_this_pass_ = 0;
   std::int64_t frames_this_pass_ = 0;  // input.loop: a pass that decodes nothing ends the run
-  std::int64_t decode_errors_ = 0;
+  std::atomic<std::int64_t> decode_errors_{0};  // these two are read live by the metrics endpoint
   std::int64_t converted_frames_ = 0;
   double clock_origin_ = 0.0;
   double pace_start_ = -1.0;
@@ -160,7 +160,7 @@ class VideoReader {
   std::unique_ptr<NvdecDecoder> nvdec_;
   bool nvdec_failed_ = false;  // asked for, but FFmpeg could not start it
   AvFramePtr primed_;          // the first NVDEC frame, decoded by confirm_nvdec()
-  int reconnects_ = 0;
+  std::atomic<int> reconnects_{0};
   int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
   int source_ = 0;
   std::vector<DecodedFrame> preloaded_;  // input.preload: held, and handed out again in turn

@@ -11,6 +11,11 @@ cp build-device/app/vidpipe build-device/tests/vidpipe_tests build-device/tests/
 # The GPU machine's bundle has OpenCV core+imgproc only: the Haar comparison
 # (vidpipe_detect_tests) stays on the CPU side.
 cp -L /usr/lib/x86_64-linux-gnu/libspdlog.so.1.10 /usr/lib/x86_64-linux-gnu/libfmt.so.9 .device/lib/
+# metrics.listen's libraries and what cpp-httplib links (TLS, zlib, brotli), which the bundle lacks.
+for lib in libcpp-httplib.so.0.11 libprometheus-cpp-core.so.1.0 libssl.so.3 libcrypto.so.3 libz.so.1 \
+    libbrotlidec.so.1 libbrotlienc.so.1 libbrotlicommon.so.1; do
+  cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')" .device/lib/
+done
 strip .device/bin/*
 mkdir -p .device/data
 cp /usr/share/doc/opencv-doc/examples/data/{messi5.jpg,Megamind.avi,fruits.jpg} .device/data/

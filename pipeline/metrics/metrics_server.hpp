@@ -1,0 +1,62 @@
+// metrics.listen: serves a run's figures over HTTP while it goes on, so a fleet of
+// long-running camera pipelines can be scraped and graphed. /metrics is Prometheus's text
+// exposition format, /report the JSON report so far; both are made from one snapshot of
+// the report, taken when a request comes (nothing is computed while nobody asks).
+#pragma once
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <thread>
+
+#include "metrics/metrics_config.hpp"
+
+namespace httplib {
+class Server;
+}
+
+namespace vidpipe {
+
+class MetricsServer {
+ public:
+  // Called on the server's threads: must be safe beside the running pipeline.
+  using Snapshot = std::function<nlohmann::json()>;
+
+  // Binds and answers at once (503 until a snapshot is published), so that a port already
+  // taken is a ConfigError naming metrics.listen before any input or output is opened.
+  explicit MetricsServer(const ListenAddress& address);
+  ~MetricsServer();  // stops serving and joins its thread
+  MetricsServer(const MetricsServer&) = delete;
+  MetricsServer& operator=(const MetricsServer&) = delete;
+  int port() const { return port_; }
+
+  // While a Publication lives, requests are answered from its snapshot; its end waits for
+  // a request in progress, so the snapshot may refer to what outlives the Publication.
+  class Publication {
+   public:
+    explicit Publication(MetricsServer* server) : server_(server) {}
+    ~Publication();
+    Publication(const Publication&) = delete;
+    Publication& operator=(const Publication&) = delete;
+
+   private:
+    MetricsServer* server_;
+  };
+  [[nodiscard]] std::unique_ptr<Publication> publish(Snapshot snapshot);
+
+ private:
+  // The snapshot, or nullptr before one is published and after it is withdrawn.
+  nlohmann::json take_snapshot(bool& available);
+  void route();
+
+  std::mutex snapshot_mutex_;
+  Snapshot snapshot_;
+  std::unique_ptr<httplib::Server> server_;
+  std::atomic<bool> listen_ended_{false};
+  std::thread thread_;
+  int port_ = 0;
+};
+
+}  // namespace vidpipe

@@ -1,0 +1,56 @@
+#include "run/run_report.hpp"
+
+#include "metrics/prediction.hpp"
+#include "metrics/report.hpp"
+#include "run/pipeline.hpp"
+
+namespace vidpipe {
+namespace {
+
+nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
+  const FrameSources& sources = *p.sources;
+  nlohmann::json inputs = nlohmann::json::array();
+  for (int i = 0; i < sources.count(); ++i) {
+    const VideoInfo& info = sources.reader(i).info();
+    const bool measured = i < static_cast<int>(s.input_fps.size());
+    inputs.push_back({{"uri", info.uri}, {"codec", info.codec}, {"decoder", info.decoder},
+                      {"decoder_threads", info.decoder_threads}, {"preloaded", info.preloaded},
+                      {"width", info.width}, {"height", info.height}, {"source_fps", info.fps},
+                      {"live", sources.live(i)}, {"frames_decoded", sources.decoded(i)},
+                      {"frames_dropped", sources.dropped(i)},
+                      {"frames_measured", measured ? s.input_frames_measured[i] : 0},
+                      {"fps", measured ? s.input_fps[i] : 0.0}, {"decode_errors", sources.reader(i).decode_errors()},
+                      {"reconnects", sources.reader(i).reconnects()},
+                      {"frames_written", p.sinks[i]->frames_written()}});
+  }
+  return inputs;
+}
+
+}  // namespace
+
+nlohmann::json run_report(const PipelineParts& p, const Summary& s, const MemorySample& memory_now,
+                          const ReportStamp& stamp) {
+  std::int64_t decode_errors = 0;
+  for (int i = 0; i < p.sources->count(); ++i) decode_errors += p.sources->reader(i).decode_errors();
+  nlohmann::json report = make_report(p.config, p.inputs.front(), p.executor->device_name(), mode_label(p.config), s,
+                                      decode_errors);
+  report["vidpipe_version"] = stamp.program_version;
+  report["finished"] = stamp.finished;
+  if (p.config.copy.mode == CopyMode::sync) {
+    const Prediction prediction = predict_async(s, std::max(2, p.config.copy.streams));
+    report["prediction"] = {{"async_fps", prediction.fps}, {"bound", prediction.bound},
+                            {"streams", prediction.streams}};
+  }
+  report["inputs"] = inputs_json(p, s);
+  report["preloaded"] = p.sources->reader(0).info().preloaded;
+  report["memory"] = memory_json(*p.memory_log, memory_now);
+  return report;
+}
+
+nlohmann::json live_report(const PipelineParts& p, const ReportStamp& stamp) {
+  Summary s = p.metrics->summarise(p.now(), p.sources->count());
+  s.frames_dropped = p.sources->dropped_total();
+  return run_report(p, s, sample_memory(s.frames, p.on_gpu), stamp);
+}
+
+}  // namespace vidpipe
