@@ -1,6 +1,7 @@
 #include <iostream>
 
 #include "tools/bench.hpp"
+#include "tools/chart_render.hpp"
 #include "commands.hpp"
 #include "metrics/report.hpp"
 
@@ -14,10 +15,8 @@ int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop
     write_report(outcome.json, config.bench.json);
     std::cout << "json: " << config.bench.json << "\n";
   }
-  if (!config.bench.chart.empty() && !outcome.ladders.front().rows.empty()) {
-    write_bench_chart(outcome, config.bench.chart);
-    std::cout << "chart: " << config.bench.chart << "\n";
-  }
+  if (!config.bench.chart.empty() && !outcome.ladders.front().rows.empty())
+    render_chart("bench", outcome.json, config.bench.chart, config.bench.json);
   return stop && stop->load() ? 130 : 0;
 }
 

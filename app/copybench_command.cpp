@@ -2,6 +2,7 @@
 
 #include "commands.hpp"
 #include "tools/copybench.hpp"
+#include "tools/chart_render.hpp"
 #include "memory/cuda_raii.hpp"
 #include "base/errors.hpp"
 #include "metrics/report.hpp"
@@ -49,10 +50,7 @@ int copybench_command(const CopyBenchArgs& args) {
     write_report(r.json(), args.json);
     std::cout << "json: " << args.json << "\n";
   }
-  if (!args.chart.empty()) {
-    write_copybench_chart(r, args.chart);
-    std::cout << "chart: " << args.chart << "\n";
-  }
+  if (!args.chart.empty()) render_chart("copybench", r.json(), args.chart, args.json);
   return 0;
 }
 

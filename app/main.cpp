@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   vidpipe::add_copybench_options(*copybench, copybench_args);
   std::string trace_in, trace_png;
   double trace_start = 0, trace_window_ms = 50;
-  CLI::App* trace_chart = app.add_subcommand("trace-png", "Render a window of a --trace file as a PNG timeline");
+  CLI::App* trace_chart = app.add_subcommand(
+      "trace-png", "Print each track's busy time in a window of a --trace file and draw it as a PNG timeline");
   trace_chart->add_option("--trace", trace_in, "Trace written by --trace")->required();
   trace_chart->add_option("--png", trace_png, "PNG to write")->required();
   trace_chart->add_option("--start", trace_start, "Window start, seconds after the first span")->capture_default_str();
@@ -106,10 +107,7 @@ int main(int argc, char** argv) {
       return vidpipe::bench_command(bench_args, bench_brief, &stop_requested);
     }
     if (*copybench) return vidpipe::copybench_command(copybench_args);
-    if (*trace_chart) {
-      vidpipe::write_trace_chart(trace_in, trace_png, trace_start, trace_window_ms);
-      return 0;
-    }
+    if (*trace_chart) return vidpipe::trace_png_command(trace_in, trace_png, trace_start, trace_window_ms);
   } catch (const vidpipe::ConfigError& e) {
     std::cerr << "vidpipe: config error: " << e.what() << "\n";
     return 2;

@@ -5,7 +5,6 @@
 
 #include <filesystem>
 
-#include "tools/bar_chart.hpp"
 #include "memory/cuda_raii.hpp"
 
 namespace vidpipe {
@@ -141,6 +140,7 @@ nlohmann::json row_json(const BenchRow& r) {
           {"d2h_GB_per_s", s.d2h_gbps},
           {"p99_latency_ms", s.latency.p99_ms},
           {"bottleneck", s.bottleneck.stage},
+          {"warmup_included", s.warmup_included},
           {"report", r.result.report}};
 }
 
@@ -211,6 +211,16 @@ std::string ladder_findings(const BenchLadder& l) {
   return t;
 }
 
+// A rung that ran fewer frames than the warm-up has its warm-up in its figures.
+std::string short_rung_notes(const BenchLadder& l) {
+  std::string t;
+  for (const BenchRow& r : l.rows)
+    if (r.ok() && r.result.summary.warmup_included)
+      t += fmt::format("  {}: {} frames, fewer than the warm-up (metrics.warmup_frames), so its figures are not "
+                       "meaningful\n", r.rung, r.result.summary.frames);
+  return t;
+}
+
 }  // namespace
 
 std::string bench_table(const BenchOutcome& o) {
@@ -233,6 +243,7 @@ std::string bench_table(const BenchOutcome& o) {
                        100 * s.gpu_busy_share, predicted, of_limit, s.bottleneck.stage);
     }
     t += ladder_findings(l);
+    t += short_rung_notes(l);
   }
   for (const std::string& n : o.notes) t += "note: " + n + "\n";
   return t;
@@ -255,26 +266,10 @@ std::string bench_brief(const BenchOutcome& o) {
                      best->mode, best->result.summary.fps, best->speedup);
     t += fmt::format("  {}: {}\n", naive->mode, naive->result.summary.bottleneck.evidence);
     if (best != naive) t += fmt::format("  {}: {}\n", best->mode, best->result.summary.bottleneck.evidence);
+    if (naive->result.summary.warmup_included || best->result.summary.warmup_included)
+      t += "  fewer frames than the warm-up (metrics.warmup_frames): these figures are not meaningful\n";
   }
   return t;
-}
-
-void write_bench_chart(const BenchOutcome& o, const std::string& path) {
-  std::vector<std::string> labels;
-  ChartPanel fps{"frames per second (higher is better)", {}, "{:.1f}"};
-  ChartPanel wait{"copy-wait share, % of wall time (lower is better)", {}, "{:.1f}%", true};
-  for (const BenchLadder& l : o.ladders)
-    for (const BenchRow& r : l.rows) {
-      if (!r.ok()) continue;
-      // Rung names are short enough to sit under a bar; the second ladder's carry a star.
-      labels.push_back(&l == &o.ladders.front() ? r.rung : r.rung + "*");
-      fps.values.push_back(r.result.summary.fps);
-      wait.values.push_back(100 * r.result.summary.copy_wait_share);
-    }
-  const std::string device = o.json.value("device", "");
-  const std::string starred = o.ladders.size() > 1 ? " (* " + o.ladders.back().name + ")" : "";
-  write_bar_chart(path, "vidpipe bench on " + device + ": " + o.json.value("input", "") + starred, labels,
-                  {fps, wait});
 }
 
 }  // namespace vidpipe

@@ -46,6 +46,5 @@ BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop);
 std::string bench_table(const BenchOutcome& outcome);
 // A few lines per ladder: naive against the fastest rung, the ratio, and both verdicts.
 std::string bench_brief(const BenchOutcome& outcome);
-void write_bench_chart(const BenchOutcome& outcome, const std::string& path);
 
 }  // namespace vidpipe

@@ -8,11 +8,9 @@
 #include <optional>
 #include <cstring>
 #include <map>
-#include <opencv2/imgproc.hpp>
 
 #include "memory/cuda_raii.hpp"
 #include "memory/host_memory.hpp"
-#include "tools/png_writer.hpp"
 #include "base/clock.hpp"
 
 namespace vidpipe {
@@ -275,62 +273,6 @@ std::string copybench_table(const CopyBenchResult& r) {
   t += "rules of thumb:\n";
   for (const auto& v : r.verdicts) t += fmt::format("  [{}] {}\n        {}\n", v.held ? "held" : "NOT held", v.rule, v.evidence);
   return t;
-}
-
-void write_copybench_chart(const CopyBenchResult& r, const std::string& path) {
-  // GB/s against size (log scale), one line per (memory, direction) for 1 stream and
-  // the best of any stream count.
-  constexpr int W = 1000, H = 620, left = 70, right = 260, top = 60, bottom = 70;
-  cv::Mat img(H, W, CV_8UC3, cv::Scalar(255, 255, 255));
-  const cv::Scalar ink(40, 40, 40);
-  cv::putText(img, "copybench: " + r.device, {left, 35}, cv::FONT_HERSHEY_SIMPLEX, 0.7, ink, 2, cv::LINE_AA);
-  double max_gbps = 1;
-  std::size_t min_b = SIZE_MAX, max_b = 0;
-  for (const auto& m : r.rows) {
-    max_gbps = std::max(max_gbps, m.gbps);
-    min_b = std::min(min_b, m.bytes);
-    max_b = std::max(max_b, m.bytes);
-  }
-  auto px = [&](std::size_t b) {
-    const double f = max_b > min_b ? std::log(double(b) / min_b) / std::log(double(max_b) / min_b) : 0;
-    return left + static_cast<int>(f * (W - left - right));
-  };
-  auto py = [&](double g) { return H - bottom - static_cast<int>(g / max_gbps * (H - top - bottom)); };
-  cv::line(img, {left, H - bottom}, {W - right, H - bottom}, ink);
-  cv::line(img, {left, top}, {left, H - bottom}, ink);
-  for (int k = 0; k <= 4; ++k) {
-    const double g = max_gbps * k / 4;
-    cv::putText(img, fmt::format("{:.0f}", g), {10, py(g) + 5}, cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1, cv::LINE_AA);
-  }
-  for (std::size_t b = min_b; b <= max_b; b *= 4)
-    cv::putText(img, size_text(b), {px(b) - 20, H - bottom + 22}, cv::FONT_HERSHEY_SIMPLEX, 0.4, ink, 1, cv::LINE_AA);
-  cv::putText(img, "GB/s", {10, top - 10}, cv::FONT_HERSHEY_SIMPLEX, 0.5, ink, 1, cv::LINE_AA);
-  const cv::Scalar colours[] = {{200, 100, 30}, {40, 40, 200}, {40, 160, 40}, {150, 60, 150}, {0, 140, 200}, {120, 120, 0}};
-  int series = 0;
-  for (const char* memory : {"pinned", "pageable", "registered"})
-    for (const char* dir : {"h2d", "d2h"}) {
-      std::vector<cv::Point> one, best;
-      std::map<std::size_t, double> best_at;
-      for (const auto& m : r.rows) {
-        if (m.memory != memory || m.direction != dir) continue;
-        if (m.method == "async" && m.streams == 1) one.push_back({px(m.bytes), py(m.gbps)});
-        best_at[m.bytes] = std::max(best_at[m.bytes], m.gbps);
-      }
-      if (one.empty()) continue;
-      for (const auto& [b, g] : best_at) best.push_back({px(b), py(g)});
-      const cv::Scalar c = colours[series % 6];
-      cv::polylines(img, one, false, c, 2, cv::LINE_AA);
-      for (std::size_t i = 1; i < best.size(); ++i)
-        if (i % 2) cv::line(img, best[i - 1], best[i], c, 1, cv::LINE_AA);  // dashed: best of any streams
-      const int ly = top + 20 + 22 * series;
-      cv::line(img, {W - right + 15, ly - 4}, {W - right + 45, ly - 4}, c, 2);
-      cv::putText(img, fmt::format("{} {}", memory, dir), {W - right + 50, ly}, cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1,
-                  cv::LINE_AA);
-      ++series;
-    }
-  cv::putText(img, "solid: 1 stream; dashed: best of any stream count / chunked", {left, H - 20},
-              cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1, cv::LINE_AA);
-  write_png(path, img);
 }
 
 }  // namespace vidpipe

@@ -44,6 +44,5 @@ struct CopyBenchResult {
 std::vector<std::size_t> default_copy_sizes();
 CopyBenchResult run_copybench(const CopyBenchOptions& options);
 std::string copybench_table(const CopyBenchResult& r);
-void write_copybench_chart(const CopyBenchResult& r, const std::string& path);
 
 }  // namespace vidpipe

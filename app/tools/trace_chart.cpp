@@ -2,71 +2,101 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <fstream>
+#include <iostream>
 #include <map>
-#include <nlohmann/json.hpp>
-#include <opencv2/imgproc.hpp>
 
 #include "base/errors.hpp"
-#include "tools/png_writer.hpp"
+#include "tools/chart_render.hpp"
 
 namespace vidpipe {
+namespace {
 
-void write_trace_chart(const std::string& trace_json, const std::string& png, double start_s, double window_ms) {
-  std::ifstream in(trace_json);
-  if (!in) throw InputError("cannot read trace '" + trace_json + "'");
-  nlohmann::json j;
+nlohmann::json read_trace(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("--trace: cannot read '" + path + "'");
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(fmt::format("'{}' is not a trace written by vidpipe --trace (byte {}: not JSON)", trace_json,
-                                 e.byte));
+    nlohmann::json j = nlohmann::json::parse(in);
+    if (j.is_object() && j.contains("traceEvents") && j.at("traceEvents").is_array()) return j;
+  } catch (const nlohmann::json::parse_error&) {
   }
+  throw ConfigError("--trace: '" + path + "' is not a trace written by vidpipe --trace");
+}
+
+struct Span {
+  int tid;
+  double ts_us, dur_us;
+  std::string name;
+};
+
+// The length of the union of [start, end) intervals: a track's spans may nest (a wait
+// inside a stage), and busy time must not count them twice.
+double union_ms(std::vector<std::pair<double, double>> intervals) {
+  std::sort(intervals.begin(), intervals.end());
+  double total = 0, end = -1e300;
+  for (const auto& [a, b] : intervals) {
+    if (b <= end) continue;
+    total += b - std::max(a, end);
+    end = b;
+  }
+  return total;
+}
+
+}  // namespace
+
+nlohmann::json trace_window(const std::string& trace_json, double start_s, double window_ms) {
+  if (!(window_ms > 0)) throw ConfigError(fmt::format("--window: must be more than 0 ms, got {}", window_ms));
+  if (!(start_s >= 0)) throw ConfigError(fmt::format("--start: must be 0 s or later, got {}", start_s));
+  const nlohmann::json j = read_trace(trace_json);
   std::map<int, std::string> names;
-  std::string title;
-  double first = 1e300;
-  for (const auto& e : j.at("traceEvents")) {
-    if (e.at("ph") == "M" && e.at("name") == "thread_name") names[e.at("tid")] = e.at("args").at("name");
-    if (e.at("ph") == "M" && e.at("name") == "process_name") title = e.at("args").at("name");
-    if (e.at("ph") == "X") first = std::min(first, e.at("ts").get<double>());
+  std::string title = "vidpipe";
+  std::vector<Span> spans;
+  try {
+    for (const auto& e : j.at("traceEvents")) {
+      if (e.at("ph") == "M" && e.at("name") == "thread_name") names[e.at("tid")] = e.at("args").at("name");
+      if (e.at("ph") == "M" && e.at("name") == "process_name") title = e.at("args").at("name");
+      if (e.at("ph") == "X") spans.push_back({e.at("tid"), e.at("ts"), e.at("dur"), e.at("name")});
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw ConfigError("--trace: '" + trace_json + "' is not a trace written by vidpipe --trace (" + e.what() + ")");
   }
-  const double t0 = first + start_s * 1e6;
-  constexpr int W = 1400, row_h = 34, left = 170, top = 60;
-  const int H = top + row_h * static_cast<int>(names.size()) + 50;
-  cv::Mat img(H, W, CV_8UC3, cv::Scalar(255, 255, 255));
-  const cv::Scalar ink(40, 40, 40);
-  cv::putText(img, fmt::format("{}: {:.0f} ms from t = {:.3f} s", title, window_ms, t0 / 1e6), {10, 30},
-              cv::FONT_HERSHEY_SIMPLEX, 0.65, ink, 2, cv::LINE_AA);
-  std::map<int, int> row;
-  for (const auto& [tid, name] : names) {
-    const int r = static_cast<int>(row.size());
-    row[tid] = r;
-    cv::putText(img, name, {10, top + r * row_h + 22}, cv::FONT_HERSHEY_SIMPLEX, 0.5, ink, 1, cv::LINE_AA);
-    cv::line(img, {left, top + (r + 1) * row_h}, {W - 10, top + (r + 1) * row_h}, cv::Scalar(220, 220, 220));
+  if (spans.empty()) throw ConfigError("--trace: '" + trace_json + "' holds no spans");
+  double first = spans.front().ts_us, last = 0;
+  for (const Span& s : spans) {
+    first = std::min(first, s.ts_us);
+    last = std::max(last, s.ts_us + s.dur_us);
   }
-  const std::map<std::string, cv::Scalar> colour = {
-      {"H2D", {200, 110, 30}},   {"D2H", {40, 90, 210}},      {"preprocess", {60, 170, 60}},
-      {"inference", {150, 60, 150}}, {"overlay", {0, 170, 200}}, {"decode", {120, 120, 120}},
-      {"sink", {90, 150, 90}},   {"copy wait", {30, 30, 220}}, {"compute wait", {0, 140, 255}}};
-  const double us_per_px = window_ms * 1e3 / (W - left - 10);
-  for (const auto& e : j.at("traceEvents")) {
-    if (e.at("ph") != "X" || !row.count(e.at("tid"))) continue;
-    const double a = (e.at("ts").get<double>() - t0) / us_per_px;
-    const double b = a + e.at("dur").get<double>() / us_per_px;
-    if (b < 0 || a > W - left - 10) continue;
-    const int y = top + row[e.at("tid")] * row_h + 5;
-    const auto it = colour.find(e.at("name").get<std::string>());
-    cv::rectangle(img, {left + std::max(0, static_cast<int>(a)), y},
-                  {left + std::min(W - left - 10, std::max(static_cast<int>(a) + 1, static_cast<int>(b))), y + row_h - 10},
-                  it == colour.end() ? ink : it->second, cv::FILLED);
+  if (first + start_s * 1e6 >= last)
+    throw ConfigError(fmt::format("--start: {} s is past the trace's end (its spans cover {:.3f} s)", start_s,
+                                  (last - first) / 1e6));
+  const double t0 = first + start_s * 1e6, t1 = t0 + window_ms * 1e3;
+  std::map<int, nlohmann::json> track_spans;
+  std::map<int, std::vector<std::pair<double, double>>> busy;
+  for (const Span& s : spans) {
+    const double a = std::max(s.ts_us, t0), b = std::min(s.ts_us + s.dur_us, t1);
+    if (b < a || (b == a && s.dur_us > 0)) continue;
+    track_spans[s.tid].push_back({(a - t0) / 1e3, (b - a) / 1e3, s.name});
+    busy[s.tid].emplace_back((a - t0) / 1e3, (b - t0) / 1e3);
   }
-  int x = left;
-  for (const auto& [name, c] : colour) {
-    cv::rectangle(img, {x, H - 30}, {x + 14, H - 16}, c, cv::FILLED);
-    cv::putText(img, name, {x + 18, H - 17}, cv::FONT_HERSHEY_SIMPLEX, 0.45, ink, 1, cv::LINE_AA);
-    x += 30 + static_cast<int>(name.size()) * 9;
-  }
-  write_png(png, img);
+  nlohmann::json tracks = nlohmann::json::array();
+  for (const auto& [tid, name] : names)
+    tracks.push_back({{"name", name},
+                      {"busy_ms", union_ms(busy[tid])},
+                      {"spans", track_spans.count(tid) ? track_spans[tid] : nlohmann::json::array()}});
+  return {{"title", title}, {"start_s", start_s}, {"window_ms", window_ms}, {"tracks", tracks}};
+}
+
+int trace_png_command(const std::string& trace_json, const std::string& png, double start_s, double window_ms) {
+  const nlohmann::json window = trace_window(trace_json, start_s, window_ms);
+  std::cout << fmt::format("{}: {:g} ms from {:.3f} s after the first span\n{:<28} {:>9} {:>7} {:>6}\n",
+                           trace_json, window_ms, start_s, "track", "busy ms", "busy", "spans");
+  for (const auto& t : window.at("tracks"))
+    std::cout << fmt::format("{:<28} {:>9.2f} {:>6.1f}% {:>6}\n", t.at("name").get<std::string>(),
+                             t.at("busy_ms").get<double>(), 100 * t.at("busy_ms").get<double>() / window_ms,
+                             t.at("spans").size());
+  render_chart("trace", window, png, "");
+  return 0;
 }
 
 }  // namespace vidpipe

@@ -94,11 +94,13 @@ struct DetectionList {
 };
 
 // Glyphs for printable ASCII (32..126), each glyph_h rows of glyph_w 8-bit coverage
-// values, glyph after glyph. Rendered by OpenCV (pipeline/glyph_atlas.cpp).
+// values, glyph after glyph, and each glyph's advance (how far a line of text moves on
+// after it, less than glyph_w). Rendered by OpenCV (pipeline/device/glyph_atlas.cpp).
 struct GlyphAtlasView {
   const std::uint8_t* pixels = nullptr;
   int glyph_w = 0, glyph_h = 0;
-  static constexpr int first = 32, count = 95;
+  const std::uint8_t* advance = nullptr;  // count entries, in 1/advance_units glyph pixels
+  static constexpr int first = 32, count = 95, advance_units = 16;
 };
 
 struct OverlayStyle {

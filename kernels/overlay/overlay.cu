@@ -21,13 +21,13 @@ __global__ void draw_detections_kernel(std::uint8_t* frames, YuvLayout l, const 
     paint(frame, l, x, y, style.y, style.u, style.v);
   }
   __syncthreads();  // the label is painted over the outline
-  const PixelRect label = label_rect(box, l, atlas, style.text_scale);
+  const LabelText text = label_text(d.score);
+  const PixelRect label = label_rect(box, l, atlas, style.text_scale, text);
   if (label.empty()) return;
   const int cells = label.width() * label.height();
   for (int i = threadIdx.x; i < cells; i += blockDim.x) {
     const int x = label.x0 + i % label.width(), y = label.y0 + i / label.width();
-    const char c = label_char(d.score, (x - label.x0) / (atlas.glyph_w * style.text_scale));
-    const bool ink = text_ink(atlas, style.text_scale, x, y, label, c);
+    const bool ink = text_ink(atlas, style.text_scale, text.c, label_chars, x, y, label);
     paint(frame, l, x, y, ink ? 16 : style.y, style.u, style.v);
   }
 }
@@ -39,9 +39,8 @@ __global__ void draw_hud_kernel(std::uint8_t* frames, YuvLayout l, HudText hud, 
   const int cells = r.width() * r.height();
   for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < cells; i += gridDim.x * blockDim.x) {
     const int x = r.x0 + i % r.width(), y = r.y0 + i / r.width();
-    const char c = hud.text[(x - r.x0) / (atlas.glyph_w * scale)];
     const std::uint8_t old = frame[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
-    paint(frame, l, x, y, text_ink(atlas, scale, x, y, r, c) ? 235 : old / 4, 128, 128);
+    paint(frame, l, x, y, text_ink(atlas, scale, hud.text, hud.length, x, y, r) ? 235 : old / 4, 128, 128);
   }
 }
 

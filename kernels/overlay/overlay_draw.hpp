@@ -71,12 +71,57 @@ VP_HD inline void outline_at(const PixelRect& r, int t, int i, int& x, int& y) {
   y = r.y0 + band + row;
 }
 
+// Coverage (0..255) of glyph `c` at glyph pixel (gx, gy); characters outside the atlas
+// draw as its first (a space).
+VP_HD inline int glyph_index(char c) {
+  const int g = static_cast<unsigned char>(c) - GlyphAtlasView::first;
+  return g < 0 || g >= GlyphAtlasView::count ? 0 : g;
+}
+
+VP_HD inline std::uint8_t glyph_at(const GlyphAtlasView& a, char c, int gx, int gy) {
+  return a.pixels[(static_cast<std::size_t>(glyph_index(c)) * a.glyph_h + gy) * a.glyph_w + gx];
+}
+
+// Where a character starts, in glyph pixels, `pen` advance units into a line: rounded
+// from the line's exact position, so rounding does not add up along the line.
+VP_HD inline int pen_column(int pen) { return (pen + GlyphAtlasView::advance_units / 2) / GlyphAtlasView::advance_units; }
+
+// Width in glyph pixels of `n` characters set at their advances.
+VP_HD inline int text_width(const GlyphAtlasView& a, const char* text, int n) {
+  int pen = 0;
+  for (int i = 0; i < n; ++i) pen += a.advance[glyph_index(text[i])];
+  return pen_column(pen);
+}
+
+// Is frame pixel (x, y) ink, for `n` characters set at their advances from `origin`'s
+// top-left corner, `scale` frame pixels per glyph pixel? Each pixel walks the line to find
+// its character: a HUD line is at most 95 characters, and this keeps one thread per pixel.
+VP_HD inline bool text_ink(const GlyphAtlasView& a, int scale, const char* text, int n, int x, int y,
+                           const PixelRect& origin) {
+  const int gy = (y - origin.y0) / scale, column = (x - origin.x0) / scale;
+  int pen = 0, i = 0;
+  while (i < n - 1 && column >= pen_column(pen + a.advance[glyph_index(text[i])])) pen += a.advance[glyph_index(text[i++])];
+  const int gx = column - pen_column(pen);
+  return n > 0 && gy < a.glyph_h && gx < a.glyph_w && glyph_at(a, text[i], gx, gy) > 127;
+}
+
 // Score label "0.93": filled box above the face box (inside it at the top edge).
 inline constexpr int label_chars = 4;
 
-VP_HD inline PixelRect label_rect(const PixelRect& box, const YuvLayout& l, const GlyphAtlasView& a, int scale) {
+struct LabelText {
+  char c[label_chars];
+};
+
+VP_HD inline LabelText label_text(float score) {
+  const int hundredths = clampi(static_cast<int>(score * 100.f + 0.5f), 0, 100);
+  return {{static_cast<char>('0' + hundredths / 100), '.', static_cast<char>('0' + (hundredths / 10) % 10),
+           static_cast<char>('0' + hundredths % 10)}};
+}
+
+VP_HD inline PixelRect label_rect(const PixelRect& box, const YuvLayout& l, const GlyphAtlasView& a, int scale,
+                                  const LabelText& text) {
   PixelRect r;
-  const int w = label_chars * a.glyph_w * scale, h = a.glyph_h * scale;
+  const int w = text_width(a, text.c, label_chars) * scale, h = a.glyph_h * scale;
   r.x0 = box.x0;
   r.y0 = box.y0 >= h ? box.y0 - h : box.y0;
   r.x1 = clampi(r.x0 + w - 1, 0, l.width - 1);
@@ -84,34 +129,12 @@ VP_HD inline PixelRect label_rect(const PixelRect& box, const YuvLayout& l, cons
   return r;
 }
 
-VP_HD inline char label_char(float score, int i) {
-  const int hundredths = clampi(static_cast<int>(score * 100.f + 0.5f), 0, 100);
-  if (i == 1) return '.';
-  if (i == 0) return static_cast<char>('0' + hundredths / 100);
-  if (i == 2) return static_cast<char>('0' + (hundredths / 10) % 10);
-  return static_cast<char>('0' + hundredths % 10);
-}
-
-// Coverage (0..255) of glyph `c` at glyph pixel (gx, gy).
-VP_HD inline std::uint8_t glyph_at(const GlyphAtlasView& a, char c, int gx, int gy) {
-  int g = static_cast<unsigned char>(c) - GlyphAtlasView::first;
-  if (g < 0 || g >= GlyphAtlasView::count) g = 0;
-  return a.pixels[(static_cast<std::size_t>(g) * a.glyph_h + gy) * a.glyph_w + gx];
-}
-
-// Is frame pixel (x, y) of a text run starting at `origin` ink?
-VP_HD inline bool text_ink(const GlyphAtlasView& a, int scale, int x, int y, const PixelRect& origin, char c) {
-  const int gx = ((x - origin.x0) / scale) % a.glyph_w;
-  const int gy = (y - origin.y0) / scale;
-  return gy < a.glyph_h && glyph_at(a, c, gx, gy) > 127;
-}
-
 // The HUD: a darkened box top-left with the text in white.
 VP_HD inline PixelRect hud_rect(const HudText& t, const YuvLayout& l, const GlyphAtlasView& a, int scale) {
   PixelRect r;
   r.x0 = 2 * scale;
   r.y0 = 2 * scale + t.line * (a.glyph_h + 2) * scale;
-  r.x1 = clampi(r.x0 + t.length * a.glyph_w * scale - 1, 0, l.width - 1);
+  r.x1 = clampi(r.x0 + text_width(a, t.text, t.length) * scale - 1, 0, l.width - 1);
   r.y1 = clampi(r.y0 + a.glyph_h * scale - 1, 0, l.height - 1);
   return r;
 }

@@ -2,12 +2,13 @@
 // than from overlay_draw.hpp's pixel walkers (which the kernels use):
 // - a box is every pixel of the detection's rectangle (coordinates truncated to whole
 //   pixels and clipped to the frame) that lies within `thickness` of its edge;
-// - its label is the score as "0.93" in four glyph cells at `text_scale`, dark ink on the
+// - its label is the score as "0.93", set at the glyphs' advances at `text_scale`, dark ink on the
 //   box colour, sitting on the box's top edge (inside it when there is no room above);
-// - the HUD is its text in white glyph cells on the frame's luma darkened to a quarter, two
+// - the HUD is its text, set the same way, in white on the frame's luma darkened to a quarter, two
 //   pixels in from the top-left corner times the scale, one glyph row and two pixels per line.
 // Chroma is written once per 2x2 block, by the block's top-left pixel.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "overlay/overlay_ref.hpp"
@@ -28,23 +29,36 @@ void put(std::uint8_t* frame, const YuvLayout& l, int x, int y, std::uint8_t lum
   }
 }
 
-// Whether glyph `c` has ink at (gx, gy) of its cell; characters outside the atlas draw as its first.
-bool ink(const GlyphAtlasView& a, char c, int gx, int gy) {
-  int glyph = static_cast<unsigned char>(c) - GlyphAtlasView::first;
-  if (glyph < 0 || glyph >= GlyphAtlasView::count) glyph = 0;
-  return a.pixels[(static_cast<std::size_t>(glyph) * a.glyph_h + gy) * a.glyph_w + gx] > 127;
+// The atlas entry of `c`; characters outside the atlas draw as its first (a space).
+int glyph_of(char c) {
+  const int glyph = static_cast<unsigned char>(c) - GlyphAtlasView::first;
+  return glyph < 0 || glyph >= GlyphAtlasView::count ? 0 : glyph;
 }
 
-// Text `chars` in cells of glyph_w x glyph_h times `scale`, from (left, top), clipped to the frame.
+bool ink(const GlyphAtlasView& a, char c, int gx, int gy) {
+  return a.pixels[(static_cast<std::size_t>(glyph_of(c)) * a.glyph_h + gy) * a.glyph_w + gx] > 127;
+}
+
+// Text `chars` set as a line of type: a pen starts at (left, top) and moves on by each
+// character's advance (in 1/advance_units of a glyph pixel, exact), and each character
+// starts at the whole glyph pixel nearest the pen, times `scale`; it paints the columns up
+// to where the next one starts. Clipped to the frame.
 template <class Paint>
-void text_cells(const YuvLayout& l, const GlyphAtlasView& a, int scale, int left, int top, const char* chars,
-                int count, Paint paint) {
-  const int cell_w = a.glyph_w * scale, cell_h = a.glyph_h * scale;
-  for (int y = top; y < std::min(top + cell_h, l.height); ++y)
-    for (int x = left; x < std::min(left + count * cell_w, l.width); ++x) {
-      const int cell = (x - left) / cell_w;
-      paint(x, y, ink(a, chars[cell], (x - left) % cell_w / scale, (y - top) / scale));
-    }
+void text_line(const YuvLayout& l, const GlyphAtlasView& a, int scale, int left, int top, const char* chars,
+               int count, Paint paint) {
+  const double units = GlyphAtlasView::advance_units;
+  long pen = 0;
+  for (int i = 0; i < count; ++i) {
+    const long next = pen + a.advance[glyph_of(chars[i])];
+    const int from = left + static_cast<int>(std::floor(pen / units + 0.5)) * scale;
+    const int to = left + static_cast<int>(std::floor(next / units + 0.5)) * scale;
+    for (int y = top; y < std::min(top + a.glyph_h * scale, l.height); ++y)
+      for (int x = from; x < std::min(to, l.width); ++x) {
+        const int gx = (x - from) / scale;
+        paint(x, y, gx < a.glyph_w && ink(a, chars[i], gx, (y - top) / scale));
+      }
+    pen = next;
+  }
 }
 
 }  // namespace
@@ -62,7 +76,7 @@ void draw_detections(std::uint8_t* frame, const YuvLayout& l, const DetectionLis
     const int label_h = atlas.glyph_h * style.text_scale;
     char score[8];
     std::snprintf(score, sizeof score, "%4.2f", std::clamp(static_cast<int>(d.score * 100.f + 0.5f), 0, 100) / 100.0);
-    text_cells(l, atlas, style.text_scale, x0, y0 >= label_h ? y0 - label_h : y0, score, 4, [&](int x, int y, bool on) {
+    text_line(l, atlas, style.text_scale, x0, y0 >= label_h ? y0 - label_h : y0, score, 4, [&](int x, int y, bool on) {
       put(frame, l, x, y, on ? 16 : style.y, style.u, style.v);
     });
   }
@@ -71,7 +85,7 @@ void draw_detections(std::uint8_t* frame, const YuvLayout& l, const DetectionLis
 void draw_hud(std::uint8_t* frame, const YuvLayout& l, const HudText& hud, const GlyphAtlasView& atlas, int scale) {
   if (hud.length == 0) return;
   const int top = 2 * scale + hud.line * (atlas.glyph_h + 2) * scale;
-  text_cells(l, atlas, scale, 2 * scale, top, hud.text, hud.length, [&](int x, int y, bool on) {
+  text_line(l, atlas, scale, 2 * scale, top, hud.text, hud.length, [&](int x, int y, bool on) {
     const std::uint8_t luma = frame[l.offset[0] + static_cast<std::size_t>(y) * l.pitch[0] + x];
     put(frame, l, x, y, on ? 235 : luma / 4, 128, 128);
   });

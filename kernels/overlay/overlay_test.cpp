@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <opencv2/imgproc.hpp>
 
 #include "device/batch_packing.hpp"
 #include "memory/frame_layout.hpp"
@@ -65,15 +66,71 @@ TEST(OverlayReference, HudDarkensAndWrites) {
   std::copy(text.begin(), text.end(), hud.text);
   hud.length = static_cast<int>(text.size());
   reference::draw_hud(f.bytes.data(), f.l, hud, a.view(a.pixels.data()), 1);
+  int pen = 0;
+  for (char c : text) pen += a.advance()[c - GlyphAtlasView::first];
+  const int width = (pen + GlyphAtlasView::advance_units / 2) / GlyphAtlasView::advance_units;
   int white = 0, dark = 0;
   for (int y = 2; y < 2 + a.glyph_h; ++y)
-    for (int x = 2; x < 2 + hud.length * a.glyph_w; ++x) {
+    for (int x = 2; x < 2 + width; ++x) {
       white += f.luma(x, y) == 235;
       dark += f.luma(x, y) == 25;
     }
   EXPECT_GT(white, 20);
   EXPECT_GT(dark, white);
-  EXPECT_EQ(f.luma(2 + hud.length * a.glyph_w + 1, 5), 100);  // right of the box
+  EXPECT_EQ(f.luma(2 + width - 1, 5) % 235, 25 % 235) << "the box ends at the text's width";
+  EXPECT_EQ(f.luma(2 + width, 5), 100);  // right of the box
+}
+
+// Which columns of a frame's luma rows [top, top + rows) hold ink (at least `ink`).
+std::vector<bool> ink_columns(const std::uint8_t* luma, int pitch, int width, int top, int rows, int ink) {
+  std::vector<bool> columns(width, false);
+  for (int y = top; y < top + rows; ++y)
+    for (int x = 0; x < width; ++x) columns[x] = columns[x] || luma[y * pitch + x] >= ink;
+  return columns;
+}
+
+// The widest run of empty columns between the first and the last inked one.
+int widest_gap(const std::vector<bool>& columns) {
+  int widest = 0, run = 0;
+  bool started = false;
+  for (bool inked : columns) {
+    if (inked) {
+      if (started) widest = std::max(widest, run);
+      started = true;
+      run = 0;
+    } else {
+      ++run;
+    }
+  }
+  return widest;
+}
+
+// The HUD sets a word as OpenCV's putText sets it in one string, not one glyph per fixed
+// cell (which read "vi dpi pe"): the same inked columns, give or take rounding.
+TEST(OverlayReference, HudTextIsProportionallySpacedLikePutText) {
+  const GlyphAtlas a = make_glyph_atlas();
+  for (const std::string word : {"vidpipe", "fill imi", "WMW ilil 1.0%"}) {
+    GreyFrame f;
+    std::fill(f.bytes.begin(), f.bytes.end(), 0);
+    HudText hud;
+    std::copy(word.begin(), word.end(), hud.text);
+    hud.length = static_cast<int>(word.size());
+    reference::draw_hud(f.bytes.data(), f.l, hud, a.view(a.pixels.data()), 1);
+    cv::Mat typeset(f.l.height, f.l.width, CV_8UC1, cv::Scalar(0));
+    int baseline = 0;
+    const int ascent = cv::getTextSize("Mg", cv::FONT_HERSHEY_SIMPLEX, 0.5, 1, &baseline).height;
+    cv::putText(typeset, word, {2, 2 + ascent + 1}, cv::FONT_HERSHEY_SIMPLEX, 0.5, cv::Scalar(255), 1, cv::LINE_AA);
+    const auto hud_ink = ink_columns(f.bytes.data() + f.l.offset[0], f.l.pitch[0], f.l.width, 2, a.glyph_h, 235);
+    const auto putText_ink = ink_columns(typeset.data, static_cast<int>(typeset.step), f.l.width, 2, a.glyph_h, 128);
+    int both = 0, either = 0;
+    for (int x = 0; x < f.l.width; ++x) {
+      both += hud_ink[x] && putText_ink[x];
+      either += hud_ink[x] || putText_ink[x];
+    }
+    ASSERT_GT(either, 10) << word;
+    EXPECT_GT(static_cast<double>(both) / either, 0.9) << word << ": the HUD's letters are not where putText puts them";
+    EXPECT_LE(widest_gap(hud_ink), widest_gap(putText_ink) + 1) << word << ": gaps wider than the font's own";
+  }
 }
 
 TEST(OverlayReference, StyleScalesWithFrameSize) {

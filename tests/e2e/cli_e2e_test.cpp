@@ -75,12 +75,33 @@ TEST(CliE2E, AnUnusableNvencIsExplainedInTheFallbackNote) {
                                               "--set sink.path=" + out + " --report ''");
   ASSERT_EQ(r.code, 0) << r.output;
   if (r.output.find("NVENC not usable") == std::string::npos) GTEST_SKIP() << "NVENC works on this machine";
-  const std::regex note(R"(NVENC not usable here \(([^)]+)\); encoding with libx264)");
+  // The reason may hold parentheses of its own ("unsupported device (2): (no details)").
+  const std::regex note(R"(NVENC not usable here \((.+)\); encoding with libx264)");
   std::smatch reason;
   ASSERT_TRUE(std::regex_search(r.output, reason, note)) << r.output;
   EXPECT_GT(reason[1].length(), 8) << "no reason given: " << r.output;
   EXPECT_EQ(reason[1].str().find(" @ 0x"), std::string::npos) << "FFmpeg's context prefix left in: " << reason[1];
   EXPECT_EQ(r.output.find("[h264_nvenc @"), std::string::npos) << "FFmpeg's probe line printed:\n" << r.output;
+}
+
+// The mode names what really ran: NVDEC asked for on a 4:4:4 H.264 clip (which NVDEC does
+// not decode) reads "cpu-decode (nvdec did not start)", never "nvdec".
+TEST(CliE2E, TheModeSaysWhatRanWhenNvdecDidNotStart) {
+  const std::string clip = test::make_clip("nvdec-444.mp4", 320, 240, 8, "-c:v libx264 -pix_fmt yuv444p");
+  const test::CommandResult r = test::vidpipe("run --input " + clip + " --set reader.decoder=nvdec --set "
+                                              "gpu.inference=false --set sink.kind=null --report '' --json");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json report = nlohmann::json::parse(r.output.substr(r.output.find("{\n")));
+  const std::string mode = report.at("mode"), decoder = report.at("inputs").at(0).at("decoder");
+  if (decoder == "nvdec") {
+    EXPECT_EQ(mode.find("did not start"), std::string::npos) << mode;
+  } else if (decoder == "cpu (nvdec did not start)") {
+    EXPECT_NE(mode.find("cpu-decode (nvdec did not start)"), std::string::npos) << mode;
+  } else {
+    // No CUDA device: the configuration itself falls back, and the mode never says nvdec.
+    EXPECT_EQ(decoder, "cpu");
+    EXPECT_EQ(mode.find("nvdec"), std::string::npos) << mode;
+  }
 }
 
 // stdout is the summary's alone (logs go to stderr), or with --json the report's, which a
