@@ -87,21 +87,6 @@ std::exception_ptr no_frame_error(const PipelineParts& p) {
   return nullptr;
 }
 
-// The mode as it ran: p.config already says pageable where pinned fell back; an NVDEC that
-// did not start for an input shows here, since its reader decoded on the CPU instead.
-std::string mode_as_run(const PipelineParts& p) {
-  std::string mode = mode_label(p.config);
-  int fell_back = 0;
-  for (int i = 0; i < p.sources->count(); ++i) fell_back += p.sources->reader(i).info().decoder != "nvdec";
-  const std::string nvdec = " nvdec";
-  const auto at = mode.find(nvdec);
-  if (fell_back == 0 || at == std::string::npos) return mode;
-  const std::string what = fell_back == p.sources->count()
-                               ? " cpu-decode (nvdec did not start)"
-                               : fmt::format(" nvdec (did not start for {} of {} inputs)", fell_back, p.sources->count());
-  return mode.replace(at, nvdec.size(), what);
-}
-
 RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& program_version) {
   const int n = p.sources->count();
   RunResult result;

@@ -1,10 +1,27 @@
 #include "run/run_report.hpp"
 
+#include <fmt/format.h>
+
 #include "metrics/prediction.hpp"
 #include "metrics/report.hpp"
 #include "run/pipeline.hpp"
 
 namespace vidpipe {
+
+// The mode as it ran: p.config already says pageable where pinned fell back; an NVDEC that
+// did not start for an input shows here, since its reader decoded on the CPU instead.
+std::string mode_as_run(const PipelineParts& p) {
+  std::string mode = mode_label(p.config);
+  int fell_back = 0;
+  for (int i = 0; i < p.sources->count(); ++i) fell_back += p.sources->reader(i).info().decoder != "nvdec";
+  const std::string nvdec = " nvdec";
+  const auto at = mode.find(nvdec);
+  if (fell_back == 0 || at == std::string::npos) return mode;
+  const std::string what = fell_back == p.sources->count()
+                               ? " cpu-decode (nvdec did not start)"
+                               : fmt::format(" nvdec (did not start for {} of {} inputs)", fell_back, p.sources->count());
+  return mode.replace(at, nvdec.size(), what);
+}
 namespace {
 
 nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
@@ -32,7 +49,7 @@ nlohmann::json run_report(const PipelineParts& p, const Summary& s, const Memory
                           const ReportStamp& stamp) {
   std::int64_t decode_errors = 0;
   for (int i = 0; i < p.sources->count(); ++i) decode_errors += p.sources->reader(i).decode_errors();
-  nlohmann::json report = make_report(p.config, p.inputs.front(), p.executor->device_name(), mode_label(p.config), s,
+  nlohmann::json report = make_report(p.config, p.inputs.front(), p.executor->device_name(), mode_as_run(p), s,
                                       decode_errors);
   report["vidpipe_version"] = stamp.program_version;
   report["finished"] = stamp.finished;

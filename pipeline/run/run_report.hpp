@@ -25,4 +25,7 @@ nlohmann::json run_report(const PipelineParts& parts, const Summary& summary, co
 // The report as far as the run has got, for the metrics endpoint.
 nlohmann::json live_report(const PipelineParts& parts, const ReportStamp& stamp);
 
+// The mode as it ran (mode_label of the config, with an NVDEC that did not start named).
+std::string mode_as_run(const PipelineParts& p);
+
 }  // namespace vidpipe
