@@ -72,8 +72,9 @@ bool render_chart(const std::string& kind, const nlohmann::json& data, const std
                   const std::string& json_path) {
   const std::string script = find_data_file("app/tools/charts.py");
   const std::string python = python_interpreter();
+  const bool installed = std::filesystem::exists(script);
   int status = 127;
-  if (std::filesystem::exists(script)) {
+  if (installed) {
     const TemporaryJson input(data);
     status = run_script({python, script, kind, input.path(), png});
   }
@@ -81,8 +82,7 @@ bool render_chart(const std::string& kind, const nlohmann::json& data, const std
     std::cout << "chart: " << png << "\n";
     return true;
   }
-  const std::string reason = std::filesystem::exists(script) ? why_not(status, python)
-                                                              : "the chart script " + script + " is not installed";
+  const std::string reason = installed ? why_not(status, python) : "the chart script " + script + " is not installed";
   spdlog::warn("no chart: {}; {}", reason,
                json_path.empty() ? "the table above holds the figures" : "the figures are in " + json_path);
   return false;

@@ -30,9 +30,11 @@ struct Span {
   std::string name;
 };
 
-// The length of the union of [start, end) intervals: a track's spans may nest (a wait
-// inside a stage), and busy time must not count them twice.
-double union_ms(std::vector<std::pair<double, double>> intervals) {
+// The length of the union of a track's [start_ms, duration_ms, name] spans: they may nest
+// (a wait inside a stage), and busy time must not count them twice.
+double busy_ms(const nlohmann::json& spans) {
+  std::vector<std::pair<double, double>> intervals;
+  for (const auto& s : spans) intervals.emplace_back(s[0].get<double>(), s[0].get<double>() + s[1].get<double>());
   std::sort(intervals.begin(), intervals.end());
   double total = 0, end = -1e300;
   for (const auto& [a, b] : intervals) {
@@ -72,18 +74,16 @@ nlohmann::json trace_window(const std::string& trace_json, double start_s, doubl
                                   (last - first) / 1e6));
   const double t0 = first + start_s * 1e6, t1 = t0 + window_ms * 1e3;
   std::map<int, nlohmann::json> track_spans;
-  std::map<int, std::vector<std::pair<double, double>>> busy;
   for (const Span& s : spans) {
     const double a = std::max(s.ts_us, t0), b = std::min(s.ts_us + s.dur_us, t1);
     if (b < a || (b == a && s.dur_us > 0)) continue;
     track_spans[s.tid].push_back({(a - t0) / 1e3, (b - a) / 1e3, s.name});
-    busy[s.tid].emplace_back((a - t0) / 1e3, (b - t0) / 1e3);
   }
   nlohmann::json tracks = nlohmann::json::array();
-  for (const auto& [tid, name] : names)
-    tracks.push_back({{"name", name},
-                      {"busy_ms", union_ms(busy[tid])},
-                      {"spans", track_spans.count(tid) ? track_spans[tid] : nlohmann::json::array()}});
+  for (const auto& [tid, name] : names) {
+    const nlohmann::json mine = track_spans.count(tid) ? track_spans[tid] : nlohmann::json::array();
+    tracks.push_back({{"name", name}, {"busy_ms", busy_ms(mine)}, {"spans", mine}});
+  }
   return {{"title", title}, {"start_s", start_s}, {"window_ms", window_ms}, {"tracks", tracks}};
 }
 

@@ -71,13 +71,13 @@ VP_HD inline void outline_at(const PixelRect& r, int t, int i, int& x, int& y) {
   y = r.y0 + band + row;
 }
 
-// Coverage (0..255) of glyph `c` at glyph pixel (gx, gy); characters outside the atlas
-// draw as its first (a space).
+// The atlas entry of `c`; characters outside the atlas draw as its first (a space).
 VP_HD inline int glyph_index(char c) {
   const int g = static_cast<unsigned char>(c) - GlyphAtlasView::first;
   return g < 0 || g >= GlyphAtlasView::count ? 0 : g;
 }
 
+// Coverage (0..255) of glyph `c` at glyph pixel (gx, gy).
 VP_HD inline std::uint8_t glyph_at(const GlyphAtlasView& a, char c, int gx, int gy) {
   return a.pixels[(static_cast<std::size_t>(glyph_index(c)) * a.glyph_h + gy) * a.glyph_w + gx];
 }
