@@ -14,10 +14,12 @@ struct RunArgs {
   std::string input;
   std::optional<std::string> report;  // given, even as '' (which turns the report off)
   std::optional<std::string> trace;
+  std::optional<std::string> detections;
   bool json = false;  // the report on stdout instead of the summary (run only)
 };
 
-// `report`: whether the command takes --report (bench writes bench.json, not a report).
+// `report`: whether the command takes --report and --detections (bench writes bench.json,
+// not a report, and every rung would find the same faces).
 void add_run_options(CLI::App& cmd, RunArgs& args, bool report = true);
 struct Config;
 Config load_run_config(const RunArgs& args);

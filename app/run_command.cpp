@@ -20,6 +20,10 @@ void add_run_options(CLI::App& cmd, RunArgs& args, bool report) {
   if (report)
     cmd.add_option_function<std::string>("--report", [&args](const std::string& v) { args.report = v; },
                                          "Shorthand for --set metrics.report=... ('' writes no report)");
+  if (report)
+    cmd.add_option_function<std::string>(
+        "--detections", [&args](const std::string& v) { args.detections = v; },
+        "Write every frame's faces as JSON Lines (shorthand for --set metrics.detections=...)");
   cmd.add_option_function<std::string>("--trace", [&args](const std::string& v) { args.trace = v; },
                                        "Write a Chrome/Perfetto trace (shorthand for --set metrics.trace=...)");
 }
@@ -29,6 +33,7 @@ Config load_run_config(const RunArgs& args) {
   if (!args.input.empty()) overrides.push_back("input.uri=" + args.input);
   if (args.report) overrides.push_back("metrics.report=" + *args.report);
   if (args.trace) overrides.push_back("metrics.trace=" + *args.trace);
+  if (args.detections) overrides.push_back("metrics.detections=" + *args.detections);
   return load_config(args.config_path, overrides);
 }
 

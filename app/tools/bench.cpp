@@ -65,6 +65,7 @@ BenchRow run_rung(const Rung& rung, const Config& base, const std::atomic<bool>*
   BenchRow row{rung.name, mode_label(rung.config)};
   Config c = rung.config;
   c.metrics.trace = trace_path_for(base.metrics.trace, row.mode);
+  c.metrics.detections.clear();  // every rung sees the same faces: `vidpipe run` writes them
   spdlog::info("bench: {} ({})", row.rung, row.mode);
   try {
     row.result = run_pipeline(c, stop);

@@ -25,6 +25,7 @@ std::vector<Output> outputs_of(const Config& c, int inputs, bool bench) {
     }
   out.push_back({"metrics.report", c.metrics.report});
   out.push_back({"metrics.trace", c.metrics.trace});
+  out.push_back({"metrics.detections", c.metrics.detections});
   if (bench) {
     out.push_back({"bench.json", c.bench.json});
     out.push_back({"bench.chart", c.bench.chart});

@@ -47,6 +47,11 @@ void declare_keys(Keys<MetricsConfig>& k) {
          "Chrome/Perfetto trace (Trace Event Format) of the run: a track per host thread (reader, "
          "submit, sink) and per CUDA stream with H2D, preprocess, inference, overlay and D2H spans; open "
          "in ui.perfetto.dev or chrome://tracing. `--trace X` sets it.");
+  k.text("detections", &MetricsConfig::detections, "path or empty",
+         "JSON Lines file of every delivered frame's faces, one line a frame in each input's order: "
+         "`{\"input\": 0, \"frame\": 12, \"pts_s\": 0.4, \"faces\": [[x0, y0, x1, y1, score], ...]}` in the "
+         "input frame's pixels, best first (empty lists with `gpu.inference: false`). Written as the run "
+         "goes and complete up to the last delivered frame if it fails. `--detections X` sets it.");
 }
 
 }  // namespace vidpipe

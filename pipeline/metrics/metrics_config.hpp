@@ -14,6 +14,7 @@ struct MetricsConfig {
   std::int64_t keep_frames = 10'000;  // frames kept whole; older ones are folded (bounded memory)
   std::string report = "report.json";
   std::string trace;  // empty: none
+  std::string detections;  // JSON Lines of every frame's faces; empty: none
   bool live = true;
   std::string listen;  // host:port of the HTTP endpoint (/metrics, /report); empty: none
 };

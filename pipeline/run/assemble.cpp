@@ -160,6 +160,7 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->metrics->set_shape(run_shape(*p));
   p->expected_frames = expected_frames(c, p->inputs);
   p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
+  if (!c.metrics.detections.empty()) p->detections = std::make_unique<DetectionLog>(c.metrics.detections);
   p->live_lag = std::make_unique<LiveLagClock>(n);
   p->terminal = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1;
   return p;

@@ -25,6 +25,7 @@ struct InFlight {
 struct Delivery {
   AvBufferPtr buffer;
   FrameRecord record;
+  DetectionList found;
 };
 
 // First exception from any thread wins; the others are consequences of the shutdown.
@@ -117,7 +118,7 @@ class AsyncDriver {
       for (int i = 0; i < n; ++i) {
         FrameRecord r = record_for(job->frames[i], t, n);
         r.faces = found[i].count;
-        if (!to_sink_.push({std::move(job->outputs[i]), r})) break;
+        if (!to_sink_.push({std::move(job->outputs[i]), r, found[i]})) break;
       }
       job->frames.clear();  // input buffers back to the pool
       {
@@ -135,7 +136,7 @@ class AsyncDriver {
       std::optional<Delivery> d = to_sink_.pop();
       p_.metrics->add_span(StageSpan::sink_starved, waiting_from, p_.now());
       if (!d) return;
-      deliver(p_, std::move(d->buffer), d->record);
+      deliver(p_, std::move(d->buffer), d->record, d->found);
       apply_mode_toggles(p_, toggles_seen);
     }
   }

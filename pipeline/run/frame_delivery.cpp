@@ -71,7 +71,7 @@ void apply_mode_toggles(PipelineParts& p, int& toggles_seen) {
   spdlog::info("display: copies now {}", sync ? "sync (blocking cudaMemcpy)" : "async (queued on streams)");
 }
 
-void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record) {
+void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, const DetectionList& found) {
   NvtxRange range("sink");
   const double t0 = p.now();
   p.sinks[record.source]->write({buffer.get(), record.index, record.stream_s});
@@ -80,6 +80,7 @@ void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record) {
   record.sink_ms = (record.sink_at - t0) * 1e3;
   p.metrics->add_span(StageSpan::sink_writing, t0, record.sink_at);
   record.live_lag_ms = p.live_lag->lag_ms(record.source, record.sink_at, record.stream_s);
+  if (p.detections) p.detections->write(record.source, record.index, record.stream_s, found);
   p.metrics->add_frame(record);
   p.memory_log->on_frame(++p.frames_delivered);
   print_live_line(p, record.sink_at, p.frames_delivered);

@@ -18,8 +18,8 @@ AvBufferPtr acquire_output(PipelineParts& p, int source);
 // The display's s key: applied on the sink thread, taken up by the next submit.
 void apply_mode_toggles(PipelineParts& p, int& toggles_seen);
 
-// One frame's trip through the sink, its record completed and filed; counted in
-// p.frames_delivered.
-void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record);
+// One frame's trip through the sink, its record completed and filed, its faces logged
+// (metrics.detections); counted in p.frames_delivered.
+void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, const DetectionList& found);
 
 }  // namespace vidpipe

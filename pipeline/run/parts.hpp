@@ -14,6 +14,7 @@
 #include "memory/frame_pool.hpp"
 #include "metrics/memory_usage.hpp"
 #include "metrics/run_metrics.hpp"
+#include "sink/detections_log.hpp"
 #include "sink/sink.hpp"
 #include "source/frame_sources.hpp"
 #include "source/live_lag.hpp"
@@ -34,6 +35,7 @@ struct PipelineParts {
   std::vector<std::unique_ptr<FramePool>> out_pools;  // one per input: layouts differ
   std::vector<std::unique_ptr<Sink>> sinks;          // one per input
   std::unique_ptr<MemoryLog> memory_log;  // sampled by the sink thread
+  std::unique_ptr<DetectionLog> detections;  // metrics.detections; null: none (sink thread only)
   std::unique_ptr<LiveLagClock> live_lag;  // sink thread only
   std::int64_t expected_frames = 0;       // 0: unknown (live, looping)
   std::int64_t frames_delivered = 0;      // to the sinks so far (one thread delivers: the sink loop's)

@@ -58,15 +58,17 @@ std::exception_ptr drive(PipelineParts& p) {
   return nullptr;
 }
 
-// Finalises every output; the first error wins.
+// Finalises every output (the detections log too); the first error wins.
 void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
-  for (auto& sink : p.sinks) {
+  auto keep_first_error = [&error](auto&& finish) {
     try {
-      sink->finish();
+      finish();
     } catch (...) {
       if (!error) error = std::current_exception();
     }
-  }
+  };
+  for (auto& sink : p.sinks) keep_first_error([&] { sink->finish(); });
+  if (p.detections) keep_first_error([&] { p.detections->finish(); });
   // The progress line ends at 100% of what was delivered, whatever the estimate said.
   if (p.terminal && p.config.metrics.live)
     fmt::print(stderr, "\r{}\x1b[K\n",

@@ -21,9 +21,10 @@ void run_sync(PipelineParts& p) {
     p.metrics->add_waits(p.executor->submit(0, {&*frame, 1}, {&out_ptr, 1}, p.metrics->hud_text()));
     const BatchTimings t = p.executor->wait_done(0);
     FrameRecord record = record_for(*frame, t, 1);
-    record.faces = p.executor->detections(0).front().count;
+    const DetectionList found = p.executor->detections(0).front();
+    record.faces = found.count;
     frame.reset();  // the pool buffer goes back to the decoder
-    deliver(p, std::move(out), record);
+    deliver(p, std::move(out), record, found);
   }
 }
 

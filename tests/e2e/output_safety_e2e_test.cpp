@@ -34,6 +34,7 @@ TEST(OutputSafetyE2E, AnOutputThatIsAnInputIsRefusedAndTheInputUntouched) {
            {"sink.path", "run " + base + "--set sink.path=" + dir + "/link.mp4 --set metrics.report="},
            {"metrics.report", "run " + base + "--set sink.kind=null --report " + dir + "/../same/same.mp4"},
            {"metrics.trace", "run " + base + "--set sink.kind=null --set metrics.report= --trace " + input},
+           {"metrics.detections", "run " + base + "--set sink.kind=null --set metrics.report= --detections " + input},
            {"bench.json", "bench " + base + "--set bench.json=" + dir + "/link.mp4 --set bench.chart="},
            {"bench.chart", "bench " + base + "--set bench.json= --set bench.chart=" + input}}) {
     const test::CommandResult r = test::vidpipe(args);
