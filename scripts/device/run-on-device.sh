@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | formats | mutants | all (all but
-# inputs, ladder, formats and mutants); several at once: "tests,formats".
+# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | mutants |
+# all (all but inputs, ladder, encode, formats, peers and mutants); several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
@@ -83,6 +83,58 @@ if [[ $what == *formats* ]]; then
   # Issue 12: 4K 10-bit and 4:4:4 against the same picture in 8-bit 4:2:0, async with inference
   # on, beside ffmpeg's decode-only rate for each clip; one table (formats.md).
   bash scripts/device/formats-bench.sh "$VIDPIPE_BIN" "$OUT/formats.md"
+fi
+megamind4k() {  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
+  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
+    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+}
+if [[ $what == *encode* ]]; then
+  # Issue 11: 4K in, 4K and 1080p out through libx264 (inference on), CPU decoder and NVDEC:
+  # with NVDEC the encoder has every core to itself.
+  for decoder in cpu nvdec; do
+    for size in 4k 1080p; do
+      scale=""; [[ $size == 1080p ]] && scale="--set sink.width=1920"
+      $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
+        --set input.loop=true --set input.max_frames=600 --set metrics.live=false --set reader.decoder=$decoder \
+        --set sink.path=/tmp/enc.mp4 --report $OUT/encode-$decoder-$size.json $scale > /dev/null 2>&1
+      python3 -c "import json; j=json.load(open('$OUT/encode-$decoder-$size.json')); print('encode $decoder $size: %.1f fps (%s decoder ran); %s' % (j['fps'], j['inputs'][0]['decoder'], j['bottleneck']['evidence']))"
+    done
+    python3 -c "import json; a=json.load(open('$OUT/encode-$decoder-4k.json')); b=json.load(open('$OUT/encode-$decoder-1080p.json'))
+print('  $decoder decoder: 1080p out / 4K out = %.2fx' % (b['fps'] / a['fps']))"
+  done
+fi
+if [[ $what == *peers* ]]; then
+  # Issue 16: vidpipe beside the PyTorch peer (scripts/device/peer_torch.py) and ffmpeg's own
+  # transcode, one table (peers.md). Every figure from this one call.
+  megamind4k
+  vp="$VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector --set metrics.live=false"
+  $vp --input /tmp/megamind4k.mp4 --set sink.kind=null --set copy.mode=sync --set input.max_frames=60 \
+    --detections /tmp/vp-detections.jsonl --report '' > /dev/null 2>&1
+  preload="--input /tmp/megamind4k.mp4 --set sink.kind=null --set input.preload=64 --set input.loop=true --set input.max_frames=3000"
+  for batch in 1 8; do  # one stream: the inference events time the network alone, nothing beside it
+    $vp $preload --set copy.streams=1 --set copy.batch_size=$batch --report $OUT/vp-infer-b$batch.json > /dev/null 2>&1
+  done
+  $vp $preload --set copy.mode=sync --set copy.memory=pageable --report $OUT/vp-preload-sync-pageable.json > /dev/null 2>&1
+  for shape in "2 1" "4 1" "4 4" "4 8"; do
+    set -- $shape
+    $vp $preload --set copy.streams=$1 --set copy.batch_size=$2 --report $OUT/vp-preload-async-x$1-b$2.json > /dev/null 2>&1
+  done
+  # The file-to-file job: same clip, encoder, preset, crf and threads; whole-process wall time.
+  threads=16
+  start=$(date +%s.%N)
+  $vp --set input.loop=true --set input.max_frames=600 --set reader.threads=$threads --set sink.threads=$threads \
+    --set sink.codec=libx264 --set sink.preset=veryfast --set sink.crf=23 --set sink.path=/tmp/vp-enc.mp4 \
+    --report $OUT/vp-encode.json > /dev/null 2>&1
+  vidpipe_fps=$(python3 -c "print(600 / ($(date +%s.%N) - $start))")
+  start=$(date +%s.%N)
+  ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an \
+    -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4
+  echo "{\"ffmpeg_fps\": $(python3 -c "print(600 / ($(date +%s.%N) - $start))"), \"vidpipe_fps\": $vidpipe_fps," \
+    "\"threads\": $threads, \"preset\": \"veryfast\", \"crf\": 23}" > $OUT/transcode.json
+  python3 scripts/device/peer_torch.py --check-clip /tmp/megamind4k.mp4 --detections /tmp/vp-detections.jsonl \
+    --loop-clip /tmp/megamind4k.mp4 --out $OUT/peer-torch.json > $OUT/peer-torch.log 2>&1 \
+    || { status=1; tail -5 $OUT/peer-torch.log; }
+  [ -s $OUT/peer-torch.json ] && python3 scripts/device/peers_table.py $OUT | tee $OUT/peers.md
 fi
 if [[ $what == mutants ]]; then
   # The GPU mutants (scripts/device/pack-mutants.sh): each must fail a GPU test.
