@@ -130,22 +130,32 @@ class Preprocess:
         return (boxed - self.mean) / 255
 
 
-def candidates(out, size, scale):
+class Candidates:
     """Every anchor's box (x0, y0, x1, y1 in source pixels) and score, [B, cells*cells*5, 5]:
-    a fixed shape, so it can be captured in a graph and downloaded without a sync."""
-    b, _, cells, _ = out.shape
-    o = out.view(b, 5, 5, cells, cells)  # anchor, field, row, col
-    col = torch.arange(cells, device=out.device).view(1, 1, 1, cells)
-    row = torch.arange(cells, device=out.device).view(1, 1, cells, 1)
-    anchors = torch.tensor(ANCHORS, device=out.device)
-    cx = (col + torch.sigmoid(o[:, :, 0])) / cells * size
-    cy = (row + torch.sigmoid(o[:, :, 1])) / cells * size
-    w = torch.exp(o[:, :, 2]) * anchors[:, 0].view(1, 5, 1, 1) / cells * size
-    h = torch.exp(o[:, :, 3]) * anchors[:, 1].view(1, 5, 1, 1) / cells * size
-    score = torch.sigmoid(o[:, :, 4])
-    sx, sy = scale
-    boxes = torch.stack([(cx - w / 2) / sx, (cy - h / 2) / sy, (cx + w / 2) / sx, (cy + h / 2) / sy, score], -1)
-    return boxes.permute(0, 2, 3, 1, 4).reshape(b, cells * cells * 5, 5)  # vidpipe's order: cell, then anchor
+    a fixed shape, so it can be captured in a graph and downloaded without a sync. Its
+    constant tensors are made once: a graph capture cannot copy from pageable memory."""
+
+    def __init__(self, pre, device):
+        cells = pre.size - 2  # TinyFaceShape: a valid 3x3, then five 'same' pools of stride 2
+        for _ in range(5):
+            cells = -(-cells // 2)
+        self.size, self.cells, self.scale = pre.size, cells, pre.scale
+        self.col = torch.arange(cells, device=device).view(1, 1, 1, cells)
+        self.row = torch.arange(cells, device=device).view(1, 1, cells, 1)
+        anchors = torch.tensor(ANCHORS, device=device)
+        self.anchor_w, self.anchor_h = anchors[:, 0].view(1, 5, 1, 1), anchors[:, 1].view(1, 5, 1, 1)
+
+    def __call__(self, out):
+        b, cells, size = out.shape[0], self.cells, self.size
+        o = out.view(b, 5, 5, cells, cells)  # anchor, field, row, col
+        cx = (self.col + torch.sigmoid(o[:, :, 0])) / cells * size
+        cy = (self.row + torch.sigmoid(o[:, :, 1])) / cells * size
+        w = torch.exp(o[:, :, 2]) * self.anchor_w / cells * size
+        h = torch.exp(o[:, :, 3]) * self.anchor_h / cells * size
+        score = torch.sigmoid(o[:, :, 4])
+        sx, sy = self.scale
+        boxes = torch.stack([(cx - w / 2) / sx, (cy - h / 2) / sy, (cx + w / 2) / sx, (cy + h / 2) / sy, score], -1)
+        return boxes.permute(0, 2, 3, 1, 4).reshape(b, cells * cells * 5, 5)  # vidpipe's order: cell, then anchor
 
 
 def iou(a, b):
@@ -188,10 +198,11 @@ def check_against_vidpipe(net, pre, frames, detections_path, device):
     with open(detections_path) as f:
         theirs = [json.loads(line)["faces"] for line in f]
     faces, worst = 0, 1.0
+    candidates = Candidates(pre, device)
     with torch.no_grad():
         for i, want in enumerate(theirs[:len(frames)]):
             out = net(pre(torch.from_numpy(frames[i:i + 1].copy()).to(device)))
-            got = nms(candidates(out, pre.size, pre.scale)[0].cpu())
+            got = nms(candidates(out)[0].cpu())
             if len(got) != len(want):
                 sys.exit(f"peer check: frame {i}: PyTorch found {len(got)} faces, vidpipe {len(want)}: {got} / {want}")
             for box in want:
@@ -252,9 +263,11 @@ def inference_variants(net, size, batches, compile_net):
 def naive_loop(net, pre, frames, count):
     """What one writes first: a pageable frame, .cuda(), torch ops, the frame and boxes .cpu()."""
     host = [torch.from_numpy(f.copy()) for f in frames]
+    candidates = Candidates(pre, "cuda")
+
     def step(i):
         dev = host[i % len(host)].cuda()
-        cands = candidates(net(pre(dev[None])), pre.size, pre.scale)
+        cands = candidates(net(pre(dev[None])))
         frame_back, boxes = dev.cpu(), cands.cpu()
         return nms(boxes[0])
     with torch.no_grad():
@@ -272,13 +285,14 @@ def tuned_loop(net, pre, frames, count, streams=2):
     on a stream's boxes while the other streams work."""
     frame_bytes = frames.shape[1]
     host = torch.from_numpy(frames.copy()).pin_memory()
+    candidates = Candidates(pre, "cuda")
     lanes = []
     with torch.no_grad():
         for _ in range(streams):
             stream = torch.cuda.Stream()
             dev_in = torch.empty(1, frame_bytes, dtype=torch.uint8, device="cuda")
             with torch.cuda.stream(stream):
-                replay, cands = graphed(lambda x: candidates(net(pre(x)), pre.size, pre.scale), dev_in)
+                replay, cands = graphed(lambda x: candidates(net(pre(x))), dev_in)
             lanes.append({"stream": stream, "in": dev_in, "replay": replay, "cands": cands,
                           "frame_out": torch.empty(frame_bytes, dtype=torch.uint8).pin_memory(),
                           "boxes_out": torch.empty(tuple(cands.shape), dtype=torch.float32).pin_memory(),
