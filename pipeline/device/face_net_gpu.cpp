@@ -70,4 +70,13 @@ const float* TinyFaceNetGpu::run(const float* input, int batch, Scratch& s, cuda
   return s.output.as<float>();
 }
 
+const float* TinyFaceNetGpu::run_graphed(const float* input, int batch, Scratch& s, cudaStream_t stream) const {
+  auto graph = s.graphs.find({input, batch});
+  if (graph == s.graphs.end())
+    graph = s.graphs.emplace(std::pair{input, batch}, cuda::capture_graph(stream, [&] { run(input, batch, s, stream); }))
+                .first;
+  graph->second.launch(stream);
+  return s.output.as<float>();
+}
+
 }  // namespace vidpipe

@@ -30,6 +30,10 @@ void declare_keys(Keys<GpuConfig>& k) {
   k.boolean("inference", &GpuConfig::inference,
             "run the face detector after preprocessing; `false` stops the GPU stage after normalisation "
             "(copies and preprocessing only).");
+  k.boolean("cuda_graphs", &GpuConfig::cuda_graphs,
+            "replay the detector's 18 kernel launches from a CUDA graph captured once per slot and batch size "
+            "instead of launching them one by one: at batch 1 the launches are most of its time "
+            "(docs/BENCHMARKS.md, issue 16). `false` shows what they cost.");
   k.text("model", &GpuConfig::model, "directory",
          "holds face-api's `tiny_face_detector_model-weights_manifest.json` and its `.bin` "
          "(scripts/setup.sh fetches them). Must exist when `gpu.inference` is on.");

@@ -24,6 +24,7 @@ struct GpuConfig {
   int device = 0;
   PreprocessConfig preprocess;
   bool inference = true;
+  bool cuda_graphs = true;  // replay the detector's launches from a captured graph
   std::string model = "assets/models/tiny_face_detector";
   double score_threshold = 0.4;
   double iou_threshold = 0.4;

@@ -81,7 +81,8 @@ void GpuStageKernels::normalise(int frames) {
 
 void GpuStageKernels::detect(int frames) {
   // One inference launch for the whole batch, whichever inputs its frames came from.
-  net_out_ = net_->run(s_.tensor.as<float>(), frames, *s_.net_scratch, s_.stream);
+  net_out_ = o_.gpu.cuda_graphs ? net_->run_graphed(s_.tensor.as<float>(), frames, *s_.net_scratch, s_.stream)
+                                : net_->run(s_.tensor.as<float>(), frames, *s_.net_scratch, s_.stream);
 }
 
 void GpuStageKernels::decode_boxes(const FrameRun& r) {

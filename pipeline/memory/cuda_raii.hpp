@@ -74,6 +74,45 @@ class DeviceBuffer {
   std::size_t bytes_ = 0;
 };
 
+// A launch sequence captured from a stream and instantiated: replayed with one launch.
+class GraphExec {
+ public:
+  GraphExec() = default;
+  explicit GraphExec(cudaGraphExec_t exec) : exec_(exec) {}
+  ~GraphExec() { if (exec_) cudaGraphExecDestroy(exec_); }
+  GraphExec(GraphExec&& o) noexcept : exec_(std::exchange(o.exec_, nullptr)) {}
+  GraphExec& operator=(GraphExec&& o) noexcept {
+    std::swap(exec_, o.exec_);
+    return *this;
+  }
+  GraphExec(const GraphExec&) = delete;
+  void launch(cudaStream_t s) const { CUDA_CHECK(cudaGraphLaunch(exec_, s)); }
+
+ private:
+  cudaGraphExec_t exec_ = nullptr;
+};
+
+// Captures what `enqueue` queues on `stream` (this thread's launches only) into a graph.
+// A throw while capturing ends the capture, so the stream is usable again.
+template <class Enqueue>
+GraphExec capture_graph(cudaStream_t stream, Enqueue&& enqueue) {
+  CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+  cudaGraph_t graph = nullptr;
+  try {
+    enqueue();
+  } catch (...) {
+    cudaStreamEndCapture(stream, &graph);
+    if (graph) cudaGraphDestroy(graph);
+    throw;
+  }
+  CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+  cudaGraphExec_t exec = nullptr;
+  const cudaError_t instantiated = cudaGraphInstantiate(&exec, graph, 0);
+  cudaGraphDestroy(graph);
+  CUDA_CHECK(instantiated);
+  return GraphExec(exec);
+}
+
 // How many CUDA devices this process can use; 0 when there is no driver or GPU.
 int device_count() noexcept;
 

@@ -7,7 +7,7 @@ timed the ways they would run it, beside vidpipe's own figures (scripts/device/p
 2. Checks it before timing anything: on real frames (the clip's first frames, decoded to
    yuv420p by ffmpeg, bit for bit what vidpipe's reader decodes), its faces must be vidpipe's
    (`vidpipe run --detections`): the same count on every frame, IoU > 0.9 for every face.
-3. Times inference (the network on a preprocessed batch already on the GPU) at batch 1 and 8:
+3. Times inference (network and box decode on a preprocessed batch already on the GPU) at batch 1 and 8:
    eager, CUDA graphs, torch.compile; and whole loops over 4K frames preloaded in host memory:
    naive (pageable, .cuda(), torch ops, .cpu()) and tuned (pinned, non_blocking, two streams,
    each frame's GPU work replayed from a CUDA graph).
@@ -242,19 +242,23 @@ def graphed(fn, static_input):
     return graph.replay, static_output
 
 
-def inference_variants(net, size, batches, compile_net):
-    """ms per frame of the network on a batch already on the GPU, each way a user would run it."""
+def inference_variants(net, pre, batches):
+    """ms per frame of the detector (network + box decode, as vidpipe's inference stage; the
+    NMS runs on the host here) on a batch already on the GPU, each way a user would run it."""
+    candidates = Candidates(pre, "cuda")
+    detect = lambda x: candidates(net(x))
+    compiled = torch.compile(detect) if hasattr(torch, "compile") else None
     results = {}
     for batch in batches:
-        x = torch.randn(batch, 3, size, size, device="cuda")
+        x = torch.randn(batch, 3, pre.size, pre.size, device="cuda")
         iterations = max(50, 800 // batch)
         with torch.no_grad():
-            results[f"eager b{batch}"] = 1e3 * timed(lambda: net(x), iterations) / batch
-            replay, _ = graphed(net, x)
+            results[f"eager b{batch}"] = 1e3 * timed(lambda: detect(x), iterations) / batch
+            replay, _ = graphed(detect, x)
             results[f"CUDA graph b{batch}"] = 1e3 * timed(replay, iterations) / batch
-            if compile_net is not None:
+            if compiled is not None:
                 try:
-                    results[f"torch.compile b{batch}"] = 1e3 * timed(lambda: compile_net(x), iterations, warmup=5) / batch
+                    results[f"torch.compile b{batch}"] = 1e3 * timed(lambda: compiled(x), iterations, warmup=5) / batch
                 except Exception as e:  # a compiler that cannot run here is a finding, not a crash
                     results[f"torch.compile b{batch}"] = f"failed: {type(e).__name__}: {str(e).splitlines()[0][:120]}"
     return results
@@ -348,8 +352,7 @@ def main():
           f"(lowest IoU {result['check']['lowest_iou']:.3f})", flush=True)
     if args.device != "cpu":
         result["gpu"] = torch.cuda.get_device_name()
-        compile_net = torch.compile(net) if hasattr(torch, "compile") else None
-        result["inference_ms"] = inference_variants(net, args.size, [1, 8], compile_net)
+        result["inference_ms"] = inference_variants(net, pre, [1, 8])
         if args.loop_clip:
             width, height, sar = frame_shape(args.loop_clip)
             loop = read_frames(args.loop_clip, width, height, args.preload)

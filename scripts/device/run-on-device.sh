@@ -117,8 +117,11 @@ if [[ $what == *peers* ]]; then
   $vp --input /tmp/megamind4k.mp4 --set sink.kind=null --set copy.mode=sync --set input.max_frames=60 \
     --detections /tmp/vp-detections.jsonl --report '' > /dev/null 2>&1
   preload="--input /tmp/megamind4k.mp4 --set sink.kind=null --set input.preload=64 --set input.loop=true --set input.max_frames=3000"
-  for batch in 1 8; do  # one stream: the inference events time the network alone, nothing beside it
-    $vp $preload --set copy.streams=1 --set copy.batch_size=$batch --report $OUT/vp-infer-b$batch.json > /dev/null 2>&1
+  for batch in 1 8; do  # one stream: the inference events time the detector alone, nothing beside it
+    for graphs in true false; do
+      $vp $preload --set copy.streams=1 --set copy.batch_size=$batch --set gpu.cuda_graphs=$graphs \
+        --report $OUT/vp-infer-b$batch$([[ $graphs == false ]] && echo -launched).json > /dev/null 2>&1
+    done
   done
   $vp $preload --set copy.mode=sync --set copy.memory=pageable --report $OUT/vp-preload-sync-pageable.json > /dev/null 2>&1
   for shape in "2 1" "4 1" "4 4" "4 8"; do

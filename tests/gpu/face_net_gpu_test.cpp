@@ -57,6 +57,43 @@ TEST(FaceNetGpu, WholeNetworkMatchesReferenceOnARealImage) {
 }
 
 // Detections and overlay through both executors must agree on a real video frame.
+// gpu.cuda_graphs: the replayed graph runs the same kernels in the same order, so its output
+// is the direct launches' bit for bit, and a replay reads what the input buffer holds now
+// (the frame of this batch), not what it held when the graph was captured.
+TEST(FaceNetGpu, GraphReplayMatchesTheDirectLaunchesAndReadsTheCurrentInput) {
+  REQUIRE_GPU();
+  const TinyFaceNetGpu net(load_tiny_face_model(test::model_dir()), 416);
+  constexpr int max_batch = 3;
+  TinyFaceNetGpu::Scratch scratch = net.make_scratch(max_batch);
+  const cuda::Stream stream;
+  const std::size_t image = 3 * 416 * 416;
+  const std::size_t out_image = std::size_t(TinyFaceWeights::outputs) * net.cells() * net.cells();
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> value(-0.5f, 0.5f);
+  std::vector<std::vector<float>> inputs(2, std::vector<float>(image * max_batch));
+  for (auto& in : inputs)
+    for (float& v : in) v = value(rng);
+  cuda::DeviceBuffer input(image * max_batch * sizeof(float));
+  auto output_of = [&](const std::vector<float>& in, int batch, bool graphed) {
+    CUDA_CHECK(cudaMemcpyAsync(input.as(), in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice, stream.get()));
+    const float* out = graphed ? net.run_graphed(input.as<float>(), batch, scratch, stream.get())
+                               : net.run(input.as<float>(), batch, scratch, stream.get());
+    std::vector<float> host(out_image * batch);
+    CUDA_CHECK(cudaMemcpyAsync(host.data(), out, host.size() * sizeof(float), cudaMemcpyDeviceToHost, stream.get()));
+    CUDA_CHECK(cudaStreamSynchronize(stream.get()));
+    return host;
+  };
+  for (int batch : {1, max_batch}) {
+    for (const auto& in : inputs) {  // the first captures, the second replays
+      const std::vector<float> direct = output_of(in, batch, false);
+      const std::vector<float> replayed = output_of(in, batch, true);
+      ASSERT_EQ(direct, replayed) << "batch " << batch;
+    }
+    EXPECT_NE(output_of(inputs[0], batch, true), output_of(inputs[1], batch, true)) << "the input did not matter";
+  }
+  EXPECT_EQ(scratch.graphs.size(), 2u) << "one graph per batch size on one input buffer";
+}
+
 TEST(FaceNetGpu, ExecutorsAgreeOnDetectionsAndOverlay) {
   REQUIRE_GPU();
   ReaderOptions ro;
