@@ -72,9 +72,12 @@ const float* TinyFaceNetGpu::run(const float* input, int batch, Scratch& s, cuda
 
 const float* TinyFaceNetGpu::run_graphed(const float* input, int batch, Scratch& s, cudaStream_t stream) const {
   auto graph = s.graphs.find({input, batch});
-  if (graph == s.graphs.end())
-    graph = s.graphs.emplace(std::pair{input, batch}, cuda::capture_graph(stream, [&] { run(input, batch, s, stream); }))
+  if (graph == s.graphs.end()) {
+    if (!s.capture_stream) s.capture_stream = std::make_unique<cuda::Stream>();
+    const cudaStream_t capture = s.capture_stream->get();
+    graph = s.graphs.emplace(std::pair{input, batch}, cuda::capture_graph(capture, [&] { run(input, batch, s, capture); }))
                 .first;
+  }
   graph->second.launch(stream);
   return s.output.as<float>();
 }

@@ -4,6 +4,7 @@
 #include <cuda_runtime_api.h>
 
 #include <map>
+#include <memory>
 #include <utility>
 
 #include "memory/cuda_raii.hpp"
@@ -19,6 +20,8 @@ class TinyFaceNetGpu {
     cuda::DeviceBuffer ping, pong, depthwise, output;
     int batch = 0;
     std::map<std::pair<const float*, int>, cuda::GraphExec> graphs;  // by input and batch
+    // Graphs are captured here: sync mode queues on the legacy stream, which cannot capture.
+    std::unique_ptr<cuda::Stream> capture_stream;
   };
   Scratch make_scratch(int max_batch) const;
 
