@@ -128,18 +128,23 @@ if [[ $what == *peers* ]]; then
     set -- $shape
     $vp $preload --set copy.streams=$1 --set copy.batch_size=$2 --report $OUT/vp-preload-async-x$1-b$2.json > /dev/null 2>&1
   done
-  # The file-to-file job: same clip, encoder, preset, crf and threads; whole-process wall time.
-  threads=16
-  start=$(date +%s.%N)
-  $vp --set input.loop=true --set input.max_frames=600 --set reader.threads=$threads --set sink.threads=$threads \
-    --set sink.codec=libx264 --set sink.preset=veryfast --set sink.crf=23 --set sink.path=/tmp/vp-enc.mp4 \
-    --report $OUT/vp-encode.json > /dev/null 2>&1
-  vidpipe_fps=$(python3 -c "print(600 / ($(date +%s.%N) - $start))")
-  start=$(date +%s.%N)
-  ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an \
-    -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4
-  echo "{\"ffmpeg_fps\": $(python3 -c "print(600 / ($(date +%s.%N) - $start))"), \"vidpipe_fps\": $vidpipe_fps," \
-    "\"threads\": $threads, \"preset\": \"veryfast\", \"crf\": 23}" > $OUT/transcode.json
+  # The file-to-file job: same clip, encoder, preset, crf and threads; whole-process wall time,
+  # the best of two runs of each, taken in turn (the machine is shared).
+  threads=16 vidpipe_fps=0 ffmpeg_fps=0
+  best() { python3 -c "print(max($1, 600 / ($(date +%s.%N) - $2)))"; }
+  for round in 1 2; do
+    start=$(date +%s.%N)
+    $vp --set input.loop=true --set input.max_frames=600 --set reader.threads=$threads --set sink.threads=$threads \
+      --set sink.codec=libx264 --set sink.preset=veryfast --set sink.crf=23 --set sink.path=/tmp/vp-enc.mp4 \
+      --report $OUT/vp-encode.json > /dev/null 2>&1
+    vidpipe_fps=$(best $vidpipe_fps $start)
+    start=$(date +%s.%N)
+    ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an \
+      -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4
+    ffmpeg_fps=$(best $ffmpeg_fps $start)
+  done
+  echo "{\"ffmpeg_fps\": $ffmpeg_fps, \"vidpipe_fps\": $vidpipe_fps, \"threads\": $threads, \"preset\": \"veryfast\"," \
+    "\"crf\": 23}" > $OUT/transcode.json
   python3 scripts/device/peer_torch.py --check-clip /tmp/megamind4k.mp4 --detections /tmp/vp-detections.jsonl \
     --loop-clip /tmp/megamind4k.mp4 --out $OUT/peer-torch.json > $OUT/peer-torch.log 2>&1 \
     || { status=1; tail -5 $OUT/peer-torch.log; }
