@@ -195,8 +195,9 @@ __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox l
 
 dim3 grid2d(int w, int h, int z, dim3 block) { return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y, z); }
 
-// Two blocks per SM of the current device: fewer leave SMs idle, which costs more than
-// the loads a wider channel tile saves (the 13x13 layers at batch 1).
+// Two blocks per SM: fewer leave SMs idle, which costs more than the loads a wider channel
+// tile saves (the 13x13 layers at batch 1). Counted on the first device this process
+// launches on: one GPU a process today (issue 15 would make it per device).
 long enough_blocks() {
   static const long blocks = [] {
     int device = 0, sms = 0;
