@@ -13,6 +13,10 @@ export VIDPIPE_CLIPS=$PWD/.device/clips     # HEVC clips pack.sh made (no HEVC e
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 status=0
+megamind4k() {  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
+  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
+    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+}
 if [[ $what == all || $what == *tests* ]]; then
   .device/bin/vidpipe_tests 2>&1 | tee "$OUT/unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
@@ -37,8 +41,7 @@ for m in j['memory']['samples']: print('  after %7d frames: rss %.1f MiB, device
 fi
 if [[ $what == all || $what == tools ]]; then
   # Issue 4: vidpipe bench (inference on) on the 4K Megamind clip, copybench, a trace and its timeline.
-  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
-    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+  megamind4k
   $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=540 \
     --set gpu.model=assets/models/tiny_face_detector --set bench.json=$OUT/bench.json --set bench.chart=$OUT/bench.png \
     2>&1 | grep -v "^\[" | tee "$OUT/bench-table.txt"
@@ -60,15 +63,12 @@ if [[ $what == all || $what == *sanitize* ]]; then
 fi
 if [[ $what == inputs ]]; then
   # Issue 5: 1..7 concurrent 4K inputs, CPU decode vs NVDEC, face detection on.
-  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
-    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+  megamind4k
   python3 scripts/device/bench_core.py --suite inputs --inputs "${BENCH_INPUTS:-1,2,4,7}" --bin "$VIDPIPE_BIN" \
     --clip /tmp/megamind4k.mp4 --frames "${BENCH_FRAMES:-150}" --loops 1 --out "$OUT" | tee "$OUT/bench-inputs.md"
 fi
 if [[ $what == all || $what == bench || $what == infer ]]; then
-  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
-  ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 -c:v libx264 -preset veryfast \
-    -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
+  megamind4k
   python3 scripts/device/bench_core.py --suite infer --bin "$VIDPIPE_BIN" --clip /tmp/megamind4k.mp4 --frames 270 \
     --loops 2 --out "$OUT" | tee "$OUT/bench-infer.md"
 fi
@@ -84,10 +84,6 @@ if [[ $what == *formats* ]]; then
   # on, beside ffmpeg's decode-only rate for each clip; one table (formats.md).
   bash scripts/device/formats-bench.sh "$VIDPIPE_BIN" "$OUT/formats.md"
 fi
-megamind4k() {  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
-  [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
-    -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
-}
 if [[ $what == *encode* ]]; then
   # Issue 11: 4K in, 4K and 1080p out through libx264 (inference on), CPU decoder and NVDEC:
   # with NVDEC the encoder has every core to itself.
