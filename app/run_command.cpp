@@ -53,6 +53,7 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   for (const auto& input : result.report.value("inputs", nlohmann::json::array()))
     notes.reconnects += input.value("reconnects", 0);
   summary << summary_text(result.mode, result.device, result.summary, notes);
+  summary << startup_line(result.startup, result.summary.first, result.shutdown);
   if (result.prediction.fps > 0)
     summary << fmt::format("  async x{} should reach ~{:.0f} fps, bound by {} (from this run's stage times)\n",
                            result.prediction.streams, result.prediction.fps, result.prediction.bound);

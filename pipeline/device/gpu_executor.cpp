@@ -24,11 +24,7 @@ class GpuExecutor final : public Executor {
  public:
   explicit GpuExecutor(const ExecutorOptions& o) : o_(o) {
     letterboxes_ = letterboxes_for(o);
-    CUDA_CHECK(cudaSetDevice(o.gpu.device));
-    // Blocking waits yield the CPU to the decoder threads instead of spinning.
-    const cudaError_t flags = cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync);
-    if (flags != cudaSuccess && flags != cudaErrorSetOnActiveProcess) CUDA_CHECK(flags);
-    cudaGetLastError();
+    cuda::start_device(o.gpu.device);
     cudaDeviceProp prop{};
     CUDA_CHECK(cudaGetDeviceProperties(&prop, o.gpu.device));
     name_ = prop.name;

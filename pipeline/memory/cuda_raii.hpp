@@ -116,4 +116,9 @@ GraphExec capture_graph(cudaStream_t stream, Enqueue&& enqueue) {
 // How many CUDA devices this process can use; 0 when there is no driver or GPU.
 int device_count() noexcept;
 
+// Makes `device` current with blocking waits (a waiting host thread yields its core to the
+// decoder threads instead of spinning) and creates its primary context now, so that the
+// context's cost is paid, and timed, here rather than inside the first allocation.
+void start_device(int device);
+
 }  // namespace vidpipe::cuda

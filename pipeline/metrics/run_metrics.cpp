@@ -44,7 +44,7 @@ void RunMetrics::add_wait(WaitKind kind, double begin, double end) {
 
 void RunMetrics::add_frame(const FrameRecord& record) {
   std::lock_guard lock(mutex_);
-  if (added_ == 0) first_frame_s_ = record.sink_at;
+  if (added_ == 0) first_record_ = record;
   ++added_;
   if (added_ == warmup_frames_) window_lo_ = record.sink_at;
   last_sink_at_ = std::max(last_sink_at_, record.sink_at);
@@ -142,7 +142,9 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
     lo = 0.0;
   }
   const double hi = last_sink_at_;
-  s.first_frame_s = first_frame_s_;
+  s.first_frame_s = first_record_.sink_at;
+  const FrameRecord& f = first_record_;
+  s.first = {true, f.decoded_at - f.decode_ms / 1e3, f.decoded_at, f.gpu_begin, f.gpu_end, f.sink_at};
   s.faces = faces_;
   s.frames_with_faces = frames_with_faces_;
   s.frames_measured = added_ - first;

@@ -13,6 +13,7 @@
 #include "common/image_types.hpp"
 #include "device/host_wait.hpp"
 #include "metrics/stage_account.hpp"
+#include "metrics/startup.hpp"
 #include "metrics/streaming_stats.hpp"
 
 namespace vidpipe {
@@ -44,6 +45,7 @@ struct Summary {
   double wall_s = 0;           // whole run
   double measured_s = 0;       // after warm-up
   double first_frame_s = 0;    // start-up: pipeline start to the first frame out of the sink
+  FirstFrameTimes first;       // that frame's way through the stages
   double fps = 0;
   double copy_wait_share = 0;
   double compute_wait_share = 0;
@@ -132,7 +134,7 @@ class RunMetrics {
   std::deque<FrameRecord> frames_;  // the last keep_frames_, in the order they left the sink
   std::int64_t added_ = 0;          // all frames so far
   std::int64_t faces_ = 0, frames_with_faces_ = 0;
-  double first_frame_s_ = 0;
+  FrameRecord first_record_;        // the first frame out of the sink
   double window_lo_ = 0;            // sink time of the warm-up's last frame
   double last_sink_at_ = 0;
   Folded folded_;

@@ -21,7 +21,10 @@ namespace {
 bool resolve_gpu(const Config& c) {
   if (c.device == DeviceChoice::cpu) return false;
   const int gpus = cuda::device_count();
-  if (gpus > c.gpu.device) return true;
+  if (gpus > c.gpu.device) {
+    cuda::start_device(c.gpu.device);
+    return true;
+  }
   if (c.device == DeviceChoice::gpu)
     throw ConfigError(config_error(c, "device", gpus == 0 ? "no CUDA device found" :
                                    "gpu.device " + std::to_string(c.gpu.device) + " does not exist"));
@@ -146,16 +149,24 @@ std::int64_t expected_frames(const Config& c, const std::vector<VideoInfo>& inpu
 std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<bool>* stop) {
   auto p = std::make_unique<PipelineParts>();
   p->origin = steady_seconds();
+  p->startup.process_s = process_age_seconds();
   p->stop = stop;
-  p->on_gpu = resolve_gpu(config);
+  // Each step's time into its own start-up figure.
+  auto timed = [&p, last = p->origin](double StartupTimes::*figure, auto&& step) mutable {
+    step();
+    const double now = steady_seconds();
+    p->startup.*figure = now - last;
+    last = now;
+  };
+  timed(&StartupTimes::cuda_s, [&] { p->on_gpu = resolve_gpu(config); });
   p->config = as_run(config, p->on_gpu);
   const Config& c = p->config;
   const int slots = p->on_gpu && c.copy.mode == CopyMode::async ? 2 * c.copy.streams : 1;
   p->metrics = std::make_unique<RunMetrics>(c.metrics.warmup_frames, c.metrics.keep_frames);
-  open_sources(*p, slots);
-  make_executor(*p);
+  timed(&StartupTimes::inputs_s, [&] { open_sources(*p, slots); });
+  timed(&StartupTimes::executor_s, [&] { make_executor(*p); });
   p->controls.sync = c.copy.mode == CopyMode::sync;
-  make_sinks(*p, slots);
+  timed(&StartupTimes::sinks_s, [&] { make_sinks(*p, slots); });
   const int n = p->sources->count();
   p->metrics->set_shape(run_shape(*p));
   p->expected_frames = expected_frames(c, p->inputs);

@@ -25,6 +25,7 @@ struct PipelineParts {
   Config config;  // as run: e.g. pinned memory falls back to pageable without a device
   bool on_gpu = false;
   double origin = 0;  // steady-clock seconds of pipeline time 0
+  StartupTimes startup;  // what assembling took, part by part
   const std::atomic<bool>* stop = nullptr;
   std::vector<VideoInfo> inputs;
   // Before the sources: the reader threads report into it until the sources are destroyed.

@@ -103,6 +103,7 @@ RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& 
   result.memory_at_end = sample_memory(result.summary.frames, p.on_gpu);
   if (p.config.copy.mode == CopyMode::sync)
     result.prediction = predict_async(result.summary, std::max(2, p.config.copy.streams));
+  result.startup = p.startup;
   result.report = run_report(p, result.summary, result.memory_at_end, {program_version, true});
   result.error = error;
   if (error) {
@@ -134,7 +135,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, cons
       config.metrics.listen.empty() ? nullptr : std::make_unique<MetricsServer>(parse_listen(config.metrics.listen));
   std::unique_ptr<PipelineParts> parts = assemble(config, stop);
   // Declared after the parts: it stops answering from them before they go.
-  const auto publication = server ? server->publish([&p = *parts, program_version] {
+  auto publication = server ? server->publish([&p = *parts, program_version] {
     return live_report(p, {program_version, false});
   })
                                   : nullptr;
@@ -144,8 +145,20 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, cons
                n > 1 ? fmt::format(" (and {} more, one per input)", n - 1) : "");
   std::exception_ptr error = drive(*parts);
   if (!error) error = no_frame_error(*parts);
+  ShutdownTimes shutdown;
+  const double finishing_from = steady_seconds();
   finish_sinks(*parts, error);
-  return gather(*parts, error, program_version);
+  shutdown.finish_s = steady_seconds() - finishing_from;
+  RunResult result = gather(*parts, error, program_version);
+  // Freed here rather than on return so that what freeing costs (pinned pools, the
+  // executor's device memory) is in the report; the endpoint stops answering first.
+  publication.reset();
+  const double releasing_from = steady_seconds();
+  parts.reset();
+  shutdown.release_s = steady_seconds() - releasing_from;
+  result.shutdown = shutdown;
+  result.report["shutdown"] = shutdown_json(shutdown);
+  return result;
 }
 
 }  // namespace vidpipe

@@ -19,6 +19,8 @@ struct RunResult {
   std::string device;       // "cpu" or the GPU's name
   std::string mode;         // e.g. "async pinned x2"
   Summary summary;
+  StartupTimes startup;    // what assembling the run took (the first frame's times are in summary.first)
+  ShutdownTimes shutdown;  // finishing the outputs and freeing the parts
   std::int64_t decode_errors = 0;
   MemorySample memory_after_warmup, memory_at_end;
   nlohmann::json report;

@@ -61,6 +61,8 @@ nlohmann::json run_report(const PipelineParts& p, const Summary& s, const Memory
   report["inputs"] = inputs_json(p, s);
   report["preloaded"] = p.sources->reader(0).info().preloaded;
   report["memory"] = memory_json(*p.memory_log, memory_now);
+  report["startup"] = startup_json(p.startup, s.first);
+  report["shutdown"] = shutdown_json({});  // the end of the run fills it in (run_pipeline)
   return report;
 }
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | mutants |
-# all (all but inputs, ladder, encode, formats, peers and mutants); several at once: "tests,formats".
+# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
+# mutants | all (all but inputs, ladder, encode, formats, peers, startup and mutants); several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
@@ -145,6 +145,33 @@ if [[ $what == *peers* ]]; then
     --loop-clip /tmp/megamind4k.mp4 --out $OUT/peer-torch.json > $OUT/peer-torch.log 2>&1 \
     || { status=1; tail -5 $OUT/peer-torch.log; }
   [ -s $OUT/peer-torch.json ] && python3 scripts/device/peers_table.py $OUT | tee $OUT/peers.md
+fi
+if [[ $what == *startup* ]]; then
+  # Issue 16: where the file-to-file job's start and end go (the report's startup/shutdown
+  # figures), with variants that each leave one suspect out, and the whole process's wall time.
+  vp="$VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector --set metrics.live=false"
+  enc="--set input.loop=true --set input.max_frames=600 --set reader.threads=16 --set sink.threads=16 --set sink.codec=libx264
+    --set sink.preset=veryfast --set sink.crf=23 --set sink.path=/tmp/vp-enc.mp4"
+  variant() {  # name, command...: its summary's fps, start-up and end lines, and its wall time
+    local name=$1 start; shift; start=$(date +%s.%N)
+    "$@" > $OUT/startup-$name.log 2>&1
+    echo "$name: whole process $(python3 -c "print('%.3f' % ($(date +%s.%N) - $start))") s"
+    grep -E "^  (fps|start-up|end:)" $OUT/startup-$name.log
+  }
+  for round in 1 2; do
+    variant default-$round $vp $enc -v --report $OUT/startup-default-$round.json
+    variant ffmpeg-$round ffmpeg -loglevel error -y -threads 16 -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an \
+      -threads 16 -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4
+  done
+  variant eager-modules env CUDA_MODULE_LOADING=EAGER $vp $enc
+  variant no-graphs $vp $enc --set gpu.cuda_graphs=false
+  variant no-inference $vp $enc --set gpu.inference=false
+  variant null-sink $vp $enc --set sink.kind=null
+  variant sync $vp $enc --set copy.mode=sync
+  variant reader-1-thread $vp $enc --set reader.threads=1 --set input.max_frames=60
+  variant cpu-twin $vp $enc --set device=cpu --set input.max_frames=10
+  variant version $VIDPIPE_BIN --version
+  variant ffmpeg-version ffmpeg -version
 fi
 if [[ $what == mutants ]]; then
   # The GPU mutants (scripts/device/pack-mutants.sh): each must fail a GPU test.

@@ -93,6 +93,34 @@ TEST(MetricsE2E, DetectorOnTheCpuIsJudgedComputeBound) {
       << "the summary does not give the verdict:\n" << r.output;
 }
 
+// The start-up figures tell the first frame's story as the trace does, stage by stage,
+// and the parts of assembling the run all come before the reader starts on that frame.
+TEST(MetricsE2E, StartupFiguresFollowTheFirstFrameThroughTheTrace) {
+  const Measured m = run_with_trace("startup", "--set copy.mode=async");
+  const nlohmann::json& startup = m.report.at("startup");
+  const nlohmann::json& first = startup.at("first_frame");
+  std::map<std::string, test::TraceSpan> frame0;  // its decode and sink spans, its batch's H2D and D2H
+  for (const auto& s : m.spans) {
+    const bool of_frame0 = s.args.contains("frame") ? s.args["frame"] == 0 : s.args.value("first_frame", -1) == 0;
+    if (of_frame0) frame0[s.name] = s;
+  }
+  ASSERT_EQ(frame0.count("decode") + frame0.count("sink") + frame0.count("H2D") + frame0.count("D2H"), 4u);
+  EXPECT_NEAR(first.at("decode_begin_s").get<double>(), frame0["decode"].begin_s, 1e-5);
+  EXPECT_NEAR(first.at("decoded_s").get<double>(), frame0["decode"].end_s, 1e-5);
+  EXPECT_NEAR(first.at("gpu_begin_s").get<double>(), frame0["H2D"].begin_s, 1e-5);
+  EXPECT_NEAR(first.at("gpu_end_s").get<double>(), frame0["D2H"].end_s, 1e-5);
+  EXPECT_NEAR(first.at("delivered_s").get<double>(), frame0["sink"].end_s, 1e-5);
+  EXPECT_DOUBLE_EQ(first.at("delivered_s").get<double>(), m.report.at("first_frame_s").get<double>());
+  double assembling = 0;
+  for (const char* part : {"cuda_s", "inputs_s", "executor_s", "sinks_s"}) assembling += startup.at(part).get<double>();
+  EXPECT_GT(startup.at("inputs_s").get<double>(), 0.0);
+  EXPECT_LE(assembling, first.at("decode_begin_s").get<double>());
+  EXPECT_GE(startup.at("process_s").get<double>(), 0.0);
+  // The end is timed after the report's figures were made, and written into it.
+  EXPECT_GE(m.report.at("shutdown").at("finish_s").get<double>(), 0.0);
+  EXPECT_GT(m.report.at("shutdown").at("release_s").get<double>(), 0.0);
+}
+
 // What vidpipe exists to show: on a device, blocking pageable copies cost the submitting
 // thread a real share of the run, and pinned buffers with streams take it back.
 TEST(MetricsE2E, SyncPageableWaitsOnCopiesMoreThanAsyncPinned) {

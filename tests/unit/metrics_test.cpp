@@ -2,6 +2,10 @@
 
 #include "metrics/run_metrics.hpp"
 #include "metrics/progress.hpp"
+#include "metrics/startup.hpp"
+
+#include <chrono>
+#include <thread>
 
 namespace vidpipe {
 namespace {
@@ -62,6 +66,54 @@ TEST(Metrics, TooFewFramesMeasuresTheWholeRun) {
   EXPECT_TRUE(s.warmup_included);
   EXPECT_EQ(s.frames_measured, 10);
   EXPECT_NEAR(s.fps, 10.0, 1e-9);
+}
+
+// The first frame's figures stay those of the first frame out, even once the kept window
+// has folded it away.
+TEST(Metrics, FirstFrameTimesSurviveFolding) {
+  RunMetrics m(2, 3);
+  FrameRecord first;
+  first.decoded_at = 0.30;
+  first.decode_ms = 50;
+  first.gpu_begin = 0.32;
+  first.gpu_end = 0.45;
+  first.sink_at = 0.50;
+  m.add_frame(first);
+  steady_run(m);
+  const Summary s = m.summarise(2.0);
+  ASSERT_TRUE(s.first.seen);
+  EXPECT_DOUBLE_EQ(s.first.decode_begin_s, 0.25);
+  EXPECT_DOUBLE_EQ(s.first.decoded_s, 0.30);
+  EXPECT_DOUBLE_EQ(s.first.gpu_begin_s, 0.32);
+  EXPECT_DOUBLE_EQ(s.first.gpu_end_s, 0.45);
+  EXPECT_DOUBLE_EQ(s.first.delivered_s, 0.50);
+  EXPECT_DOUBLE_EQ(s.first_frame_s, 0.50);
+  EXPECT_FALSE(RunMetrics(2).summarise(1.0).first.seen);
+}
+
+TEST(Startup, ProcessAgeGrowsWithTheClock) {
+  const double before = process_age_seconds();
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const double after = process_age_seconds();
+  ASSERT_GE(before, 0.0);
+  // /proc counts the start in 10 ms ticks: the difference is the sleep within a tick or two.
+  EXPECT_GE(after - before, 0.17);
+}
+
+TEST(Startup, LineNamesEachPartAndTheEndOnlyOnceKnown) {
+  const StartupTimes startup{0.09, 0.21, 0.05, 0.04, 0.01};
+  const FirstFrameTimes first{true, 0.31, 0.36, 0.37, 0.50, 0.52};
+  const std::string during = startup_line(startup, first, {});
+  EXPECT_NE(during.find("process 0.09 s"), std::string::npos) << during;
+  EXPECT_NE(during.find("CUDA 0.21 s, inputs 0.05, executor 0.04, outputs 0.01"), std::string::npos) << during;
+  EXPECT_NE(during.find("decoded 0.31-0.36 s, GPU stage 0.37-0.50, out at 0.52"), std::string::npos) << during;
+  EXPECT_EQ(during.find("end:"), std::string::npos) << during;
+  const std::string after = startup_line(startup, first, {0.12, 0.03});
+  EXPECT_NE(after.find("outputs finished in 0.12 s, parts freed in 0.03 s"), std::string::npos) << after;
+  const nlohmann::json j = startup_json({-1}, {});
+  EXPECT_TRUE(j.at("process_s").is_null());
+  EXPECT_TRUE(j.at("first_frame").is_null());
+  EXPECT_TRUE(shutdown_json({}).at("release_s").is_null());
 }
 
 TEST(Metrics, LiveLineOncePerSecond) {
