@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <mutex>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include "common/cuda_check.hpp"
@@ -13,8 +14,10 @@
 namespace vidpipe {
 
 struct FramePool::State {
-  std::vector<HostBuffer> buffers;
+  std::vector<HostBuffer> buffers;  // all `count` slots from the start; a slot filled in the background is
+                                    // written under `mutex` before its index goes on the free list
   std::vector<std::size_t> free_list;
+  std::optional<CudaError> filling_error;  // what stopped a background filling
   std::size_t bytes_each = 0;
   HostMemory memory = HostMemory::pageable;
   bool cancelled = false;
@@ -51,9 +54,44 @@ std::string pinning_advice(std::size_t count, std::size_t bytes_each) {
                      count, bytes_each / 1e6, static_cast<double>(count * bytes_each) / (1 << 30), phys_gib);
 }
 
+HostBuffer allocate(std::size_t count, std::size_t bytes_each, HostMemory memory) {
+  try {
+    return HostBuffer(bytes_each, memory);
+  } catch (const CudaError& e) {
+    if (e.code() != cudaErrorMemoryAllocation) throw;
+    throw CudaError(e.code(), pinning_advice(count, bytes_each));
+  }
+}
+
+// Pins the buffers one by one, each handed out as soon as it exists; stops at a cancel.
+void fill_in_background(const std::shared_ptr<FramePool::State>& state, int cuda_device) {
+  const std::size_t count = state->buffers.size();
+  try {
+    CUDA_CHECK(cudaSetDevice(cuda_device));
+    for (std::size_t i = 0; i < count; ++i) {
+      HostBuffer buffer = allocate(count, state->bytes_each, state->memory);
+      {
+        std::lock_guard lock(state->mutex);
+        if (state->cancelled) return;
+        state->buffers[i] = std::move(buffer);
+        state->free_list.insert(state->free_list.begin(), i);  // handed out in the order made
+      }
+      state->freed.notify_one();
+    }
+  } catch (const std::exception& e) {
+    // Kept for the thread that runs out of buffers (rethrow_filling_error): it ends the run.
+    const auto* cuda = dynamic_cast<const CudaError*>(&e);
+    {
+      std::lock_guard lock(state->mutex);
+      state->filling_error = cuda ? *cuda : CudaError(cudaErrorMemoryAllocation, e.what());
+    }
+    state->freed.notify_all();
+  }
+}
+
 }  // namespace
 
-FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory)
+FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory, PoolFilling filling)
     : state_(std::make_shared<State>()) {
   state_->bytes_each = bytes_each;
   state_->memory = memory;
@@ -62,19 +100,26 @@ FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memor
   const auto phys = static_cast<std::size_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   if (memory == HostMemory::pinned && count * bytes_each > phys / 2)
     throw CudaError(cudaErrorMemoryAllocation, pinning_advice(count, bytes_each));
-  state_->buffers.reserve(count);
+  state_->buffers.resize(count);
+  if (filling.background && memory == HostMemory::pinned) {
+    filler_ = std::thread(fill_in_background, state_, filling.cuda_device);
+    return;
+  }
   for (std::size_t i = 0; i < count; ++i) {
-    try {
-      state_->buffers.emplace_back(bytes_each, memory);
-    } catch (const CudaError& e) {
-      if (e.code() != cudaErrorMemoryAllocation) throw;
-      throw CudaError(e.code(), pinning_advice(count, bytes_each));
-    }
+    state_->buffers[i] = allocate(count, bytes_each, memory);
     state_->free_list.push_back(count - 1 - i);  // hand out index 0 first
   }
 }
 
-FramePool::~FramePool() { cancel(); }
+FramePool::~FramePool() {
+  cancel();
+  if (filler_.joinable()) filler_.join();
+}
+
+void FramePool::rethrow_filling_error() const {
+  std::lock_guard lock(state_->mutex);
+  if (state_->filling_error) throw *state_->filling_error;
+}
 
 AVBufferRef* FramePool::acquire(std::chrono::milliseconds timeout) {
   std::size_t index;
@@ -83,12 +128,12 @@ AVBufferRef* FramePool::acquire(std::chrono::milliseconds timeout) {
     const auto start = std::chrono::steady_clock::now();
     ++state_->waiters;
     const bool got = state_->freed.wait_for(lock, timeout, [&] {
-      return state_->cancelled || !state_->free_list.empty();
+      return state_->cancelled || !state_->free_list.empty() || state_->filling_error;
     });
     --state_->waiters;
     state_->wait_seconds +=
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    if (!got || state_->cancelled) return nullptr;
+    if (!got || state_->cancelled || state_->free_list.empty()) return nullptr;
     index = state_->free_list.back();
     state_->free_list.pop_back();
   }
@@ -119,6 +164,7 @@ void FramePool::cancel() {
 
 bool FramePool::owns(const AVBufferRef* buf) const {
   if (!buf) return false;
+  std::lock_guard lock(state_->mutex);  // a background filling writes the slots
   for (const auto& b : state_->buffers)
     if (b.data() == buf->data) return true;
   return false;

@@ -2,6 +2,10 @@
 // FFmpeg AVBufferRefs: when the last reference goes (decoder, pipeline or encoder,
 // on whatever thread) the buffer returns to the pool. acquire() blocks while every
 // buffer is in use, which is what throttles the reader when the GPU falls behind.
+//
+// Pinning is slow (some 5 ms a 4K frame: a 4K pool took a quarter of a second on the
+// H200's host), so a pool can be filled in the background: each buffer is handed out as
+// soon as it exists, and the decoder starts on the first while the rest are pinned.
 #pragma once
 extern "C" {
 #include <libavutil/buffer.h>
@@ -10,20 +14,31 @@ extern "C" {
 #include <chrono>
 #include <cstddef>
 #include <memory>
+#include <thread>
 
 #include "memory/host_memory.hpp"
 
 namespace vidpipe {
 
+// How a pool gets its buffers: all before the constructor returns, or (pinned memory only)
+// on a thread of the pool's own, with `cuda_device` current.
+struct PoolFilling {
+  bool background = false;
+  int cuda_device = 0;
+};
+
 class FramePool {
  public:
-  FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory);
+  FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory, PoolFilling filling = {});
   ~FramePool();
   FramePool(const FramePool&) = delete;
   FramePool& operator=(const FramePool&) = delete;
 
-  // Blocks until a buffer is free; nullptr after `timeout` or once cancel() was called.
+  // Blocks until a buffer is free; nullptr after `timeout`, once cancel() was called, or
+  // when a background filling failed and no buffer is free.
   AVBufferRef* acquire(std::chrono::milliseconds timeout);
+  // Throws what stopped a background filling (CudaError), if anything did.
+  void rethrow_filling_error() const;
   // Wakes every waiter with nullptr and makes later acquires fail at once.
   void cancel();
 
@@ -41,6 +56,7 @@ class FramePool {
 
  private:
   std::shared_ptr<State> state_;  // shared with every outstanding buffer
+  std::thread filler_;            // the background filling, if any
 };
 
 }  // namespace vidpipe

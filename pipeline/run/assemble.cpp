@@ -103,8 +103,10 @@ void make_sinks(PipelineParts& p, int slots) {
   for (int i = 0; i < n; ++i) {
     const YuvLayout layout = written_layout(p.sources->reader(i).layout(), p.inputs[i], p.config.sink);
     // Enough output buffers for every slot's batch plus the sink's queue.
+    // Pinned in the background, as the readers' pools are: the first result needs only one.
     p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
-                                                      layout.frame_bytes, p.config.copy.memory));
+                                                      layout.frame_bytes, p.config.copy.memory,
+                                                      PoolFilling{true, p.config.gpu.device}));
     SinkOptions so{p.config.sink, p.inputs[i].fps, layout, p.inputs[i].colour, upright_sample_aspect(p.inputs[i])};
     so.config.path = sink_path_for(p.config.sink.path, i, n);
     so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);

@@ -57,6 +57,7 @@ AvBufferPtr acquire_output(PipelineParts& p, int source) {
     out.reset(p.out_pools[source]->acquire(buffer_timeout));
   }
   p.metrics->add_waits(waits);
+  if (!out) p.out_pools[source]->rethrow_filling_error();
   if (!out) throw std::runtime_error("output buffer pool stalled (sink not consuming)");
   return out;
 }

@@ -188,7 +188,7 @@ class EncodeSink final : public Sink {
     encoder_->thread_count = o_.threads;
     const int fps = std::max(1, static_cast<int>(rate.num / std::max(1, rate.den)));
     // A viewer joining a stream waits for the next keyframe: one a second.
-    encoder_->gop_size = streaming_ ? fps : fps * 2;
+    encoder_->gop_size = o_.gop > 0 ? o_.gop : streaming_ ? fps : fps * 2;
     if (output_->oformat->flags & AVFMT_GLOBALHEADER) encoder_->flags |= AV_CODEC_FLAG_GLOBAL_HEADER;
     if (std::string(codec->name) == "libx264") {
       av_opt_set(encoder_->priv_data, "preset", o_.preset.c_str(), 0);

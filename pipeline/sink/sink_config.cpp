@@ -45,6 +45,10 @@ void declare_keys(Keys<SinkConfig>& k) {
   k.integer("threads", &SinkConfig::threads, 0, 64,
             "encoder threads; 0 lets the encoder choose. With several threads x264's output can differ by a "
             "few codes between runs of the same input (its frame threads race); 1 makes it repeatable.");
+  k.integer("gop", &SinkConfig::gop, 0, 100000,
+            "frames from one keyframe to the next (the encoder may add one at a scene cut). 0: two seconds of "
+            "the input, one for `stream`, so a player seeks or a viewer joins in steps that short; longer "
+            "GOPs make smaller files and encode a little faster (ffmpeg's own libx264 default is 250).");
   k.choice("audio", &SinkConfig::audio, {{"copy", SinkAudio::copy}, {"none", SinkAudio::none}},
            "`copy` puts the input file's audio into the output (encode and stream sinks) on the input's own "
            "clock, so it stays in sync with the video: the packets as they are where the container takes the "

@@ -18,6 +18,7 @@ struct SinkConfig {
   std::string preset = "veryfast";
   int crf = 23;
   int threads = 0;  // 0: the encoder's choice
+  int gop = 0;      // frames from a keyframe to the next; 0: two seconds (one when streaming)
   // The output size, scaled on the GPU before the download; 0: the input's (one of the
   // two alone keeps the input's aspect).
   int width = 0, height = 0;

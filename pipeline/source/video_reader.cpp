@@ -141,7 +141,9 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
                           : nvdec_                ? options.in_flight + 2
                                                   : decoder_reference_frames + threads + options.in_flight + 2 +
                                                         options.input.preload;
-  pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory);
+  // Pinned in the background: the decoder starts on the first buffer (frame_pool.hpp).
+  pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory,
+                                      PoolFilling{true, options.cuda_device});
   spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", options.uri, info_.codec,
                info_.width, info_.height, info_.pixel_format, info_.fps,
                nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,
@@ -348,6 +350,7 @@ bool VideoReader::receive_into(AVFrame* out) {
       ++frames_this_pass_;
       return true;
     }
+    if (pool_exhausted_) pool_->rethrow_filling_error();
     if (pool_exhausted_)
       throw InputError("'" + options_.uri + "': frame pool exhausted (" +
                        std::to_string(pool_->capacity()) +
@@ -389,6 +392,7 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
   AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
   if (!buf) {
     if (stop_) return nullptr;
+    pool_->rethrow_filling_error();
     throw InputError("'" + options_.uri + "': frame pool exhausted; raise reader.pool_frames");
   }
   AvFramePtr out = make_frame();

@@ -64,7 +64,8 @@ def main():
           f"**{ratio(best_async['fps'], loops.get('tuned'))}** |")
     enc = vp["encode"]
     ours_wall = transcode["vidpipe_fps"]
-    print(f"| 4K file to file, libx264 {transcode['preset']} crf {transcode['crf']}, {transcode['threads']} threads, "
+    print(f"| 4K file to file, libx264 {transcode['preset']} crf {transcode['crf']} GOP {transcode.get('gop', '-')}, "
+          f"{transcode['threads']} threads, "
           f"fps over the whole process (ffmpeg transcode / vidpipe run, inference on) | "
           f"{fmt(transcode['ffmpeg_fps'])} | {fmt(ours_wall)} | {ratio(ours_wall, transcode['ffmpeg_fps'])} |")
     print(f"\nvidpipe encode run: {enc['fps']:.1f} fps after its warm-up, {enc['bottleneck']['evidence']}")

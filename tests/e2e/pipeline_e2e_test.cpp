@@ -147,6 +147,32 @@ TEST(PipelineE2E, OutputKeepsTheInputsFrameTimes) {
   for (std::size_t i = 0; i < in.size(); ++i) EXPECT_NEAR(got[i], in[i], 1e-3) << "frame " << i;
 }
 
+// sink.gop sets the keyframe spacing (ffmpeg's -g); 0 keeps two seconds of the input.
+TEST(PipelineE2E, GopSetsTheOutputsKeyframeSpacing) {
+  auto keyframes_with = [](const std::string& name, const std::string& sets) {
+    const std::string out = test::scratch_dir() + "/" + name + ".mp4";
+    const CommandResult r = vidpipe("run --set device=cpu --input " + clip() + " --set sink.path=" + out +
+                                    " --set gpu.inference=false --set metrics.report= " + sets);
+    EXPECT_EQ(r.code, 0) << r.output;
+    return test::keyframe_indices(out);
+  };
+  auto widest_gap = [](const std::vector<int>& keyframes) {
+    int widest = 60 - keyframes.back();
+    for (std::size_t k = 1; k < keyframes.size(); ++k) widest = std::max(widest, keyframes[k] - keyframes[k - 1]);
+    return widest;
+  };
+  const std::vector<int> every12 = keyframes_with("gop12", "--set sink.gop=12");
+  ASSERT_FALSE(every12.empty());
+  EXPECT_EQ(every12.front(), 0);
+  EXPECT_GE(every12.size(), 5u);  // 60 frames: at 0, 12, 24, 36, 48 at least
+  EXPECT_LE(widest_gap(every12), 12);
+  const std::string rate = test::video_field(clip(), "r_frame_rate");  // "30/1"
+  const double fps = std::stod(rate.substr(0, rate.find('/'))) / std::stod(rate.substr(rate.find('/') + 1));
+  const std::vector<int> auto_gop = keyframes_with("gop-auto", "");
+  EXPECT_LE(auto_gop.size(), 60 / static_cast<std::size_t>(2 * fps) + 2) << "more keyframes than 2 s apart";
+  EXPECT_GT(widest_gap(auto_gop), 12);
+}
+
 // A variable-frame-rate clip (a phone's, here made with a select filter) stays VFR: the
 // output's frame times are the input's, gaps included, so its duration is the input's too.
 TEST(PipelineE2E, VariableFrameRateStaysVariable) {

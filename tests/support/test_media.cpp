@@ -91,6 +91,19 @@ std::vector<double> frame_times(const std::string& path) {
   return times;
 }
 
+std::vector<int> keyframe_indices(const std::string& path) {
+  const std::string listing = scratch_dir() + "/packet-flags.txt";
+  if (run_command("ffprobe -v error -select_streams v:0 -show_entries packet=flags -of csv=p=0 '" + path + "' > '" +
+                  listing + "'") != 0)
+    throw std::runtime_error("ffprobe could not read " + path);
+  std::ifstream in(listing);
+  std::vector<int> keyframes;
+  int index = 0;
+  for (std::string flags; std::getline(in, flags); ++index)
+    if (flags.find('K') != std::string::npos) keyframes.push_back(index);
+  return keyframes;
+}
+
 std::vector<StreamInfo> streams_of(const std::string& path) {
   const std::string listing = scratch_dir() + "/streams.txt";
   if (run_command("ffprobe -v error -show_entries stream=codec_type,codec_name,start_time,duration -of csv=p=0 '" +

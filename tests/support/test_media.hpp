@@ -42,6 +42,9 @@ int run_command(const std::string& command);
 // Each video frame's presentation time in seconds, in display order, as ffprobe reads it.
 std::vector<double> frame_times(const std::string& path);
 
+// The first video stream's keyframes: their places in its packet order.
+std::vector<int> keyframe_indices(const std::string& path);
+
 // One field of the first video stream as ffprobe prints it (e.g. "pix_fmt", "color_space").
 std::string video_field(const std::string& path, const std::string& field);
 // The first frame as the ffmpeg program shows it: R'G'B' bytes, tags honoured.

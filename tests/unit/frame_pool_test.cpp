@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/cuda_check.hpp"
+#include "gpu_guard.hpp"
 #include "memory/frame_pool.hpp"
 
 namespace vidpipe {
@@ -115,6 +116,53 @@ TEST(FramePool, PinningMostOfTheMachineIsOneClearError) {
               std::string::npos) << what;
     EXPECT_NE(what.find("lower copy.streams or copy.batch_size, or use copy.memory: pageable"), std::string::npos);
   }
+}
+
+// A filling that cannot pin (here: no such device) must wake a waiting decoder at once,
+// not after its timeout, and its error is the one the run ends with.
+TEST(FramePool, FailedBackgroundFillingEndsTheWaitWithItsError) {
+  FramePool pool(4, 1000, HostMemory::pinned, PoolFilling{true, 99});
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(pool.acquire(60s), nullptr);
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, 30s) << "the waiter slept through the filling's failure";
+  EXPECT_THROW(pool.rethrow_filling_error(), CudaError);
+}
+
+TEST(FramePoolGpu, BackgroundFillingHandsOutEveryBufferPinned) {
+  REQUIRE_GPU();
+  FramePool pool(8, 1 << 20, HostMemory::pinned, PoolFilling{true, 0});
+  std::set<const std::uint8_t*> seen;
+  std::vector<AVBufferRef*> held;
+  for (int i = 0; i < 8; ++i) {
+    AVBufferRef* b = pool.acquire(10s);
+    ASSERT_NE(b, nullptr) << "buffer " << i;
+    cudaPointerAttributes attributes{};
+    ASSERT_EQ(cudaPointerGetAttributes(&attributes, b->data), cudaSuccess);
+    EXPECT_EQ(attributes.type, cudaMemoryTypeHost) << "buffer " << i << " is not pinned";
+    EXPECT_TRUE(pool.owns(b));
+    seen.insert(b->data);
+    held.push_back(b);
+  }
+  EXPECT_EQ(seen.size(), 8u);
+  EXPECT_EQ(pool.acquire(50ms), nullptr);  // all eight held: the ninth waits
+  EXPECT_NO_THROW(pool.rethrow_filling_error());
+  for (AVBufferRef* b : held) av_buffer_unref(&b);
+  EXPECT_EQ(pool.free_count(), 8u);
+}
+
+// The run can end while the pool is still pinning: the filling stops, and a buffer still
+// held stays valid until it is let go.
+TEST(FramePoolGpu, PoolGoneWhileFillingKeepsHeldBuffersValid) {
+  REQUIRE_GPU();
+  AVBufferRef* held = nullptr;
+  {
+    FramePool pool(64, 12'441'600, HostMemory::pinned, PoolFilling{true, 0});
+    held = pool.acquire(10s);
+    ASSERT_NE(held, nullptr);
+  }
+  std::fill(held->data, held->data + held->size, std::uint8_t{7});
+  EXPECT_EQ(held->data[held->size - 1], 7);
+  av_buffer_unref(&held);
 }
 
 }  // namespace
