@@ -92,7 +92,7 @@ void fill_in_background(const std::shared_ptr<FramePool::State>& state, int cuda
 }  // namespace
 
 FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memory, PoolFilling filling)
-    : state_(std::make_shared<State>()) {
+    : state_(std::make_shared<State>()), filling_(filling) {
   state_->bytes_each = bytes_each;
   state_->memory = memory;
   // Page-locked memory cannot be swapped: pinning most of RAM starves everything else
@@ -101,10 +101,8 @@ FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memor
   if (memory == HostMemory::pinned && count * bytes_each > phys / 2)
     throw CudaError(cudaErrorMemoryAllocation, pinning_advice(count, bytes_each));
   state_->buffers.resize(count);
-  if (filling.background && memory == HostMemory::pinned) {
-    filler_ = std::thread(fill_in_background, state_, filling.cuda_device);
-    return;
-  }
+  if (filling.background && memory == HostMemory::pinned) return;  // start_filling() fills it
+  filling_.background = false;
   for (std::size_t i = 0; i < count; ++i) {
     state_->buffers[i] = allocate(count, bytes_each, memory);
     state_->free_list.push_back(count - 1 - i);  // hand out index 0 first
@@ -114,6 +112,11 @@ FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memor
 FramePool::~FramePool() {
   cancel();
   if (filler_.joinable()) filler_.join();
+}
+
+void FramePool::start_filling() {
+  if (filling_.background && !filler_.joinable())
+    filler_ = std::thread(fill_in_background, state_, filling_.cuda_device);
 }
 
 void FramePool::rethrow_filling_error() const {

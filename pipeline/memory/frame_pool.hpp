@@ -5,7 +5,10 @@
 //
 // Pinning is slow (some 5 ms a 4K frame: a 4K pool took a quarter of a second on the
 // H200's host), so a pool can be filled in the background: each buffer is handed out as
-// soon as it exists, and the decoder starts on the first while the rest are pinned.
+// soon as it exists, and the decoder starts on the first while the rest are pinned. The
+// driver pins one allocation at a time and other CUDA calls wait behind it (the
+// executor's set-up took as long as the pinning when both ran at once), so the owner
+// says when to begin: start_filling(), once the run's other CUDA set-up is done.
 #pragma once
 extern "C" {
 #include <libavutil/buffer.h>
@@ -21,7 +24,7 @@ extern "C" {
 namespace vidpipe {
 
 // How a pool gets its buffers: all before the constructor returns, or (pinned memory only)
-// on a thread of the pool's own, with `cuda_device` current.
+// on a thread of the pool's own, with `cuda_device` current, from start_filling() on.
 struct PoolFilling {
   bool background = false;
   int cuda_device = 0;
@@ -37,6 +40,9 @@ class FramePool {
   // Blocks until a buffer is free; nullptr after `timeout`, once cancel() was called, or
   // when a background filling failed and no buffer is free.
   AVBufferRef* acquire(std::chrono::milliseconds timeout);
+  // Begins a background filling (once; nothing for a pool filled in the constructor).
+  // Until then acquire() waits.
+  void start_filling();
   // Throws what stopped a background filling (CudaError), if anything did.
   void rethrow_filling_error() const;
   // Wakes every waiter with nullptr and makes later acquires fail at once.
@@ -56,7 +62,8 @@ class FramePool {
 
  private:
   std::shared_ptr<State> state_;  // shared with every outstanding buffer
-  std::thread filler_;            // the background filling, if any
+  PoolFilling filling_;
+  std::thread filler_;            // the background filling, once started
 };
 
 }  // namespace vidpipe

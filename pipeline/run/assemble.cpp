@@ -62,6 +62,7 @@ void open_sources(PipelineParts& p, int slots) {
     ro.in_flight = slots * p.batch_size() + static_cast<int>(queue) + 2;
     ro.live = is_live_uri(uri);
     ro.cuda_device = c.gpu.device;
+    ro.defer_pool_filling = true;  // after the executor's set-up (start_pool_filling)
     ro.cancel = p.stop;
     readers.push_back(std::make_unique<VideoReader>(ro));
     readers.back()->set_clock_origin(p.origin);
@@ -107,6 +108,7 @@ void make_sinks(PipelineParts& p, int slots) {
     p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
                                                       layout.frame_bytes, p.config.copy.memory,
                                                       PoolFilling{true, p.config.gpu.device}));
+    p.out_pools.back()->start_filling();
     SinkOptions so{p.config.sink, p.inputs[i].fps, layout, p.inputs[i].colour, upright_sample_aspect(p.inputs[i])};
     so.config.path = sink_path_for(p.config.sink.path, i, n);
     so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);
@@ -120,6 +122,12 @@ void make_sinks(PipelineParts& p, int slots) {
       spdlog::info("'{}' is a pipe: its audio, if any, is not copied (it cannot be read twice)", p.inputs[i].uri);
     p.sinks.push_back(make_sink(so));
   }
+}
+
+// The pinned pools fill from here on, beside the sinks' opening and the first decoding:
+// begun earlier, their pinning held up the executor's CUDA calls (frame_pool.hpp).
+void start_pool_filling(PipelineParts& p) {
+  for (int i = 0; i < p.sources->count(); ++i) p.sources->reader(i).pool().start_filling();
 }
 
 RunShape run_shape(const PipelineParts& p) {
@@ -167,6 +175,7 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->metrics = std::make_unique<RunMetrics>(c.metrics.warmup_frames, c.metrics.keep_frames);
   timed(&StartupTimes::inputs_s, [&] { open_sources(*p, slots); });
   timed(&StartupTimes::executor_s, [&] { make_executor(*p); });
+  start_pool_filling(*p);
   p->controls.sync = c.copy.mode == CopyMode::sync;
   timed(&StartupTimes::sinks_s, [&] { make_sinks(*p, slots); });
   const int n = p->sources->count();

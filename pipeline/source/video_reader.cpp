@@ -144,6 +144,7 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   // Pinned in the background: the decoder starts on the first buffer (frame_pool.hpp).
   pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory,
                                       PoolFilling{true, options.cuda_device});
+  if (!options.defer_pool_filling || options.input.preload > 0) pool_->start_filling();
   spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", options.uri, info_.codec,
                info_.width, info_.height, info_.pixel_format, info_.fps,
                nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,

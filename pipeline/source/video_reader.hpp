@@ -37,6 +37,10 @@ struct ReaderOptions {
   // the reader reopens it as input.reconnect says.
   bool live = false;
   int cuda_device = 0;
+  // The pinned pool fills in the background from the reader's start; true leaves its
+  // start to the caller (pool().start_filling()), who has CUDA set-up of its own to do
+  // first. A preload starts it anyway: it needs the buffers at once.
+  bool defer_pool_filling = false;
   // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
   // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
   int nvdec_extra_frames = 0;

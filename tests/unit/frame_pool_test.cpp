@@ -122,6 +122,7 @@ TEST(FramePool, PinningMostOfTheMachineIsOneClearError) {
 // not after its timeout, and its error is the one the run ends with.
 TEST(FramePool, FailedBackgroundFillingEndsTheWaitWithItsError) {
   FramePool pool(4, 1000, HostMemory::pinned, PoolFilling{true, 99});
+  pool.start_filling();
   const auto asked = std::chrono::steady_clock::now();
   EXPECT_EQ(pool.acquire(60s), nullptr);
   EXPECT_LT(std::chrono::steady_clock::now() - asked, 30s) << "the waiter slept through the filling's failure";
@@ -131,6 +132,8 @@ TEST(FramePool, FailedBackgroundFillingEndsTheWaitWithItsError) {
 TEST(FramePoolGpu, BackgroundFillingHandsOutEveryBufferPinned) {
   REQUIRE_GPU();
   FramePool pool(8, 1 << 20, HostMemory::pinned, PoolFilling{true, 0});
+  EXPECT_EQ(pool.acquire(50ms), nullptr) << "filled before it was told to start";
+  pool.start_filling();
   std::set<const std::uint8_t*> seen;
   std::vector<AVBufferRef*> held;
   for (int i = 0; i < 8; ++i) {
@@ -157,6 +160,7 @@ TEST(FramePoolGpu, PoolGoneWhileFillingKeepsHeldBuffersValid) {
   AVBufferRef* held = nullptr;
   {
     FramePool pool(64, 12'441'600, HostMemory::pinned, PoolFilling{true, 0});
+    pool.start_filling();
     held = pool.acquire(10s);
     ASSERT_NE(held, nullptr);
   }
