@@ -57,15 +57,24 @@ int run_command(const std::string& command) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-std::string video_field(const std::string& path, const std::string& field) {
-  const std::string listing = scratch_dir() + "/video-field.txt";
-  if (run_command("ffprobe -v error -select_streams v:0 -show_entries stream=" + field +
-                  " -of default=nw=1:nk=1 '" + path + "' > '" + listing + "'") != 0)
+namespace {
+
+// ffprobe's answer for `path`, a line each; `options` says what to show and how.
+std::vector<std::string> ffprobe_lines(const std::string& options, const std::string& path) {
+  const std::string listing = scratch_dir() + "/ffprobe.txt";
+  if (run_command("ffprobe -v error " + options + " '" + path + "' > '" + listing + "'") != 0)
     throw std::runtime_error("ffprobe could not read " + path);
   std::ifstream in(listing);
-  std::string value;
-  std::getline(in, value);
-  return value;
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+}  // namespace
+
+std::string video_field(const std::string& path, const std::string& field) {
+  const auto lines = ffprobe_lines("-select_streams v:0 -show_entries stream=" + field + " -of default=nw=1:nk=1", path);
+  return lines.empty() ? "" : lines.front();
 }
 
 std::vector<std::uint8_t> first_frame_rgb(const std::string& path) {
@@ -77,13 +86,8 @@ std::vector<std::uint8_t> first_frame_rgb(const std::string& path) {
 }
 
 std::vector<double> frame_times(const std::string& path) {
-  const std::string listing = scratch_dir() + "/frame-times.txt";
-  if (run_command("ffprobe -v error -select_streams v:0 -show_entries frame=pts_time -of csv=p=0 '" + path + "' > '" +
-                  listing + "'") != 0)
-    throw std::runtime_error("ffprobe could not read " + path);
-  std::ifstream in(listing);
   std::vector<double> times;
-  for (std::string line; std::getline(in, line);) {
+  for (std::string line : ffprobe_lines("-select_streams v:0 -show_entries frame=pts_time -of csv=p=0", path)) {
     while (!line.empty() && (line.back() == ',' || line.back() == ' ')) line.pop_back();
     if (!line.empty()) times.push_back(std::stod(line));
   }
@@ -92,26 +96,19 @@ std::vector<double> frame_times(const std::string& path) {
 }
 
 std::vector<int> keyframe_indices(const std::string& path) {
-  const std::string listing = scratch_dir() + "/packet-flags.txt";
-  if (run_command("ffprobe -v error -select_streams v:0 -show_entries packet=flags -of csv=p=0 '" + path + "' > '" +
-                  listing + "'") != 0)
-    throw std::runtime_error("ffprobe could not read " + path);
-  std::ifstream in(listing);
   std::vector<int> keyframes;
   int index = 0;
-  for (std::string flags; std::getline(in, flags); ++index)
+  for (const std::string& flags : ffprobe_lines("-select_streams v:0 -show_entries packet=flags -of csv=p=0", path)) {
     if (flags.find('K') != std::string::npos) keyframes.push_back(index);
+    ++index;
+  }
   return keyframes;
 }
 
 std::vector<StreamInfo> streams_of(const std::string& path) {
-  const std::string listing = scratch_dir() + "/streams.txt";
-  if (run_command("ffprobe -v error -show_entries stream=codec_type,codec_name,start_time,duration -of csv=p=0 '" +
-                  path + "' > '" + listing + "'") != 0)
-    throw std::runtime_error("ffprobe could not read " + path);
-  std::ifstream in(listing);
   std::vector<StreamInfo> streams;
-  for (std::string line; std::getline(in, line);) {
+  for (const std::string& line :
+       ffprobe_lines("-show_entries stream=codec_type,codec_name,start_time,duration -of csv=p=0", path)) {
     std::vector<std::string> fields;
     std::stringstream row(line);
     for (std::string f; std::getline(row, f, ',');) fields.push_back(f);
