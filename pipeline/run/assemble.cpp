@@ -127,7 +127,7 @@ void make_sinks(PipelineParts& p, int slots) {
 // The pinned pools fill from here on, beside the sinks' opening and the first decoding:
 // begun earlier, their pinning held up the executor's CUDA calls (frame_pool.hpp).
 void start_pool_filling(PipelineParts& p) {
-  for (int i = 0; i < p.sources->count(); ++i) p.sources->reader(i).pool().start_filling();
+  for (int i = 0; i < p.sources->count(); ++i) p.sources->reader(i).start_pool_filling();
 }
 
 RunShape run_shape(const PipelineParts& p) {

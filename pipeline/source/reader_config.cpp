@@ -11,6 +11,14 @@ void declare_keys(Keys<ReaderConfig>& k) {
            "device, or for a codec NVDEC cannot do, the run says so and decodes on the CPU.");
   k.integer("threads", &ReaderConfig::threads, 0, 64,
             "FFmpeg decoder threads; 0 lets FFmpeg choose (cores + 1, at most 16).");
+  k.integer("decoders", &ReaderConfig::decoders, 1, 8,
+            "decoders one file is split over: the file is cut at its keyframes (at least a second apart) and "
+            "decoder k takes segments k, k + N, k + 2N, ..., the frames put back in order. With `nvdec` each "
+            "is a session of its own, and sessions add up where one alone bounds the run; CPU decoders each "
+            "get `reader.threads`. MP4/MOV files only (their index lists the keyframes), not live inputs, "
+            "pipes, `input.preload` or `input.realtime`; a looping input is split pass by pass too, so a file "
+            "of one GOP is. Other inputs are decoded by one decoder, with a note. Needs closed GOPs "
+            "(x264's default): frames that reference the previous segment cannot be decoded apart from it.");
   k.integer("pool_frames", &ReaderConfig::pool_frames, 0, 1024,
             "frame buffers in the pinned pool; 0 sizes it for the decoder's reference frames plus what the "
             "pipeline holds in flight.");

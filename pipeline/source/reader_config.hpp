@@ -13,6 +13,7 @@ struct ReaderConfig {
   Decoder decoder = Decoder::cpu;
   int threads = 0;      // 0: FFmpeg's choice
   int pool_frames = 0;  // 0: enough for the decoder plus what the pipeline holds
+  int decoders = 1;     // decoders one file is split over (segment_plan.hpp)
   Deinterlace deinterlace = Deinterlace::automatic;
 };
 

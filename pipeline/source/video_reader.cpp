@@ -19,6 +19,7 @@ extern "C" {
 #include "base/errors.hpp"
 #include "memory/frame_layout.hpp"
 #include "source/nvdec.hpp"
+#include "source/segment_fan.hpp"
 #include "source/pixel_formats.hpp"
 
 namespace vidpipe {
@@ -95,6 +96,13 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
     throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
                      "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");
   open_decoder(codec, par);
+  if (options_.segments.active()) {  // one of a split file's decoders: it starts at its first segment
+    segment_ = options_.segments.first();
+    if (segment_ < 0) input_done_ = flushed_ = true;
+    if (segment_ > 0)
+      AV_CHECK_AS(InputError, seek_to_segment_start(),
+                  "'" + options.uri + "': cannot seek to its segment " + std::to_string(segment_));
+  }
   if (nvdec_) confirm_nvdec(codec);
 
   info_.codec = codec->name;
@@ -153,6 +161,53 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
     spdlog::info("'{}': displayed turned {} degrees clockwise; the GPU stage turns it upright", options.uri,
                  90 * info_.quarter_turns);
   if (options.input.preload > 0) preload(options.input.preload);
+  if (options.reader.decoders > 1 && !options.segments.active()) split_over_decoders();
+}
+
+void VideoReader::split_over_decoders() {
+  const std::vector<std::int64_t> starts = segment_starts(input_->streams[stream_index_], 1.0);
+  const bool loop = options_.input.loop;
+  const std::string why = options_.live || timed_reads_ ? "it is live or a pipe"
+                          : options_.input.preload > 0 ? "input.preload decodes it once"
+                          : options_.input.realtime    ? "input.realtime paces it at its own rate"
+                                                       : why_not_split(input_.get(), starts, loop);
+  if (!why.empty()) {
+    spdlog::info("'{}': reader.decoders: {} not used ({}): one decoder reads it", options_.uri,
+                 options_.reader.decoders, why);
+    return;
+  }
+  // No decoder without a segment of its own.
+  const int decoders = loop ? options_.reader.decoders
+                            : std::min(options_.reader.decoders, static_cast<int>(starts.size()));
+  options_.segments = {starts, 0, decoders, loop};
+  segment_ = 0;
+  for (int k = 1; k < decoders; ++k) {
+    ReaderOptions sibling = options_;
+    sibling.reader.decoders = 1;
+    sibling.segments.decoder = k;
+    siblings_.push_back(std::make_unique<VideoReader>(sibling));
+  }
+  info_.decoders = decoders;
+  info_.decoder_threads *= decoders;
+  std::vector<SegmentFan::Decode> decode{[this] { return decode_one(); }};
+  for (auto& sibling : siblings_) decode.push_back([reader = sibling.get()] { return reader->next(); });
+  fan_ = std::make_unique<SegmentFan>(std::move(decode), [this] {
+    stop_decoding();
+    for (auto& sibling : siblings_) sibling->request_stop();
+  });
+  spdlog::info("'{}': split at {} keyframes{} over {} decoders", options_.uri, starts.size(),
+               loop ? " (and pass by pass)" : "", decoders);
+}
+
+void VideoReader::start_pool_filling() {
+  pool_->start_filling();
+  for (auto& sibling : siblings_) sibling->pool().start_filling();
+}
+
+std::int64_t VideoReader::decode_errors() const {
+  std::int64_t errors = decode_errors_;
+  for (const auto& sibling : siblings_) errors += sibling->decode_errors();
+  return errors;
 }
 
 void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* par) {
@@ -211,7 +266,9 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
   if (!options_.live) {
     // A file starts again from the top, so the CPU decoder sees every frame. A live
     // source goes on: the new decoder starts at its next keyframe.
-    AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+    AV_CHECK_AS(InputError,
+                options_.segments.active() ? seek_to_segment_start()
+                                           : av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
                 "'" + options_.uri + "': cannot restart after NVDEC failed (seek failed)");
     input_done_ = flushed_ = false;
     packets_this_pass_ = 0;
@@ -267,6 +324,7 @@ void VideoReader::reconnect(int error) {
 }
 
 VideoReader::~VideoReader() {
+  fan_.reset();  // a split file's decoding threads use this reader: they end first
   stop_ = true;  // frame threads still running get plain buffers, not errors
   pool_->cancel();
   decoder_.reset();  // frame threads may still be inside get_buffer2; join them first
@@ -274,6 +332,11 @@ VideoReader::~VideoReader() {
 }
 
 void VideoReader::request_stop() {
+  stop_decoding();
+  if (fan_) fan_->request_stop();
+}
+
+void VideoReader::stop_decoding() {
   stop_ = true;
   pool_->cancel();
 }
@@ -308,6 +371,7 @@ bool VideoReader::feed_decoder() {
       avcodec_send_packet(decoder_.get(), nullptr);
       return true;
     }
+    if (ret == AVERROR_EOF && options_.segments.active() && !stop_) return end_segment();
     if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
       // Restart only if this pass read something: an empty stream must not spin.
       if (options_.input.loop && !stop_ && packets_this_pass_ > 0) {
@@ -325,6 +389,12 @@ bool VideoReader::feed_decoder() {
     if (packet_->stream_index != stream_index_) {
       av_packet_unref(packet_.get());
       continue;
+    }
+    const std::int64_t ts = packet_->dts != AV_NOPTS_VALUE ? packet_->dts : packet_->pts;
+    if (options_.segments.active() && (packet_->flags & AV_PKT_FLAG_KEY) &&
+        ts >= options_.segments.end_of(segment_)) {  // the next segment's keyframe: another decoder's
+      av_packet_unref(packet_.get());
+      return end_segment();
     }
     ++packets_this_pass_;
     const int sent = avcodec_send_packet(decoder_.get(), packet_.get());
@@ -344,6 +414,38 @@ bool VideoReader::feed_decoder() {
   return false;
 }
 
+int VideoReader::seek_to_segment_start() {
+  // The segment starts are the index's decode times, and MOV's seek reads its target as a
+  // presentation time: a backward seek to a keyframe's DTS lands a GOP early (its PTS is
+  // later by the B-frame delay). A forward seek lands on the first keyframe presented at or
+  // after it, which is that keyframe.
+  return av_seek_frame(input_.get(), stream_index_, options_.segments.start_of(segment_), 0);
+}
+
+bool VideoReader::end_segment() {
+  pending_segment_ = true;
+  avcodec_send_packet(decoder_.get(), nullptr);
+  return true;
+}
+
+bool VideoReader::seek_to_next_segment() {
+  // A looping file whose segments decode nothing would spin for ever (as a pass of one
+  // decoder would).
+  empty_segments_ = frames_this_pass_ == 0 ? empty_segments_ + 1 : 0;
+  frames_this_pass_ = 0;
+  if (options_.segments.loop && empty_segments_ >= options_.segments.per_pass())
+    throw InputError(fmt::format("'{}': {} segments in a row of input.loop decoded no frame ({} decode errors)",
+                                 options_.uri, empty_segments_, decode_errors_.load()));
+  segment_ = options_.segments.after(segment_);
+  if (segment_ < 0) {
+    input_done_ = flushed_ = true;
+    return false;
+  }
+  AV_CHECK_AS(InputError, seek_to_segment_start(),
+              "'" + options_.uri + "': cannot seek to its segment " + std::to_string(segment_));
+  return true;
+}
+
 bool VideoReader::receive_into(AVFrame* out) {
   while (!stop_) {
     const int ret = avcodec_receive_frame(decoder_.get(), out);
@@ -357,6 +459,12 @@ bool VideoReader::receive_into(AVFrame* out) {
                        std::to_string(pool_->capacity()) +
                        " buffers all held); raise reader.pool_frames");
     if (ret == AVERROR_EOF) {
+      if (pending_segment_) {  // drained: on to this decoder's next segment
+        pending_segment_ = false;
+        avcodec_flush_buffers(decoder_.get());
+        if (!seek_to_next_segment()) return false;
+        continue;
+      }
       if (pending_reconnect_ != 0) {  // drained: now reopen the lost live source
         avcodec_flush_buffers(decoder_.get());
         const int cause = std::exchange(pending_reconnect_, 0);
@@ -451,7 +559,15 @@ void VideoReader::pace(std::int64_t index) {
 }
 
 std::optional<DecodedFrame> VideoReader::next() {
-  return preloaded_.empty() ? decode_one() : replay();
+  if (!fan_) return preloaded_.empty() ? decode_one() : replay();
+  const double started = steady_seconds();
+  std::optional<DecodedFrame> frame = fan_->next();
+  if (!frame) return std::nullopt;
+  // Numbered in file order, as one decoder would; the wait is the pipeline's for this frame.
+  frame->index = fan_index_++;
+  frame->source = source_;
+  frame->decode_ms = (steady_seconds() - started) * 1e3;
+  return frame;
 }
 
 void VideoReader::preload(int frames) {
@@ -512,6 +628,7 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
   out.stream_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE ? next_index_ / info_.fps
                                                                      : out.frame->best_effort_timestamp * av_q2d(tb);
   out.index = next_index_++;
+  out.segment = segment_;
   const double now = steady_seconds();
   out.decoded_at = now - clock_origin_;
   out.decode_ms = (now - started) * 1e3;

@@ -16,6 +16,7 @@
 #include "base/clock.hpp"
 #include "source/frame_colour.hpp"
 #include "memory/frame_pool.hpp"
+#include "source/segment_plan.hpp"
 #include "common/image_types.hpp"
 #include "source/input_open.hpp"
 #include "source/input_config.hpp"
@@ -41,6 +42,8 @@ struct ReaderOptions {
   // start to the caller (pool().start_filling()), who has CUDA set-up of its own to do
   // first. A preload starts it anyway: it needs the buffers at once.
   bool defer_pool_filling = false;
+  // Set by a split reader for each of its decoders (reader.decoders); inactive otherwise.
+  SegmentPlan segments;
   // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
   // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
   int nvdec_extra_frames = 0;
@@ -62,6 +65,7 @@ struct VideoInfo {
   bool is_still = false;
   FrameColour colour;            // from the container; frames may refine it
   std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"
+  int decoders = 1;              // how many decode it at once (reader.decoders, where it could be split)
   int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
   int preloaded = 0;             // frames held in memory and replayed (input.preload)
   // Clockwise quarter turns the display matrix asks for (a phone held upright or upside
@@ -82,12 +86,14 @@ struct DecodedFrame {
   double decoded_at = 0.0;       // seconds on the pipeline clock
   double decode_ms = 0.0;
   double stream_s = 0.0;         // the frame's timestamp in its stream
+  std::int64_t segment = 0;      // which segment of a split file (segment_plan.hpp) it came from
   FrameColour colour;
   const std::uint8_t* data() const { return frame->buf[0]->data; }
   bool on_device() const { return frame->format == AV_PIX_FMT_CUDA; }
 };
 
 class NvdecDecoder;
+class SegmentFan;
 
 class VideoReader {
  public:
@@ -99,6 +105,8 @@ class VideoReader {
   const VideoInfo& info() const { return info_; }
   const YuvLayout& layout() const { return layout_; }
   FramePool& pool() { return *pool_; }
+  // Starts the background filling of its pools (a split reader has one per decoder).
+  void start_pool_filling();
 
   // The next frame in display order; nullopt at the end (or after request_stop()).
   // `clock_origin` is the steady-clock time that pipeline timestamps count from.
@@ -108,12 +116,20 @@ class VideoReader {
   void set_source(int source) { source_ = source; }
   // Thread-safe: makes next() return nullopt soon, unblocking a waiting decoder.
   void request_stop();
-  std::int64_t decode_errors() const { return decode_errors_; }
+  std::int64_t decode_errors() const;
   std::int64_t converted_frames() const { return converted_frames_; }
   int reconnects() const { return reconnects_; }
 
  private:
   static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
+  // Stops this reader's own decoding (not the other decoders of a split file).
+  void stop_decoding();
+  // reader.decoders: the other decoders and the fan that merges them, where it can be split.
+  void split_over_decoders();
+  // A split file's segment has been read: drain, then go on at this decoder's next one.
+  bool end_segment();
+  bool seek_to_next_segment();
+  int seek_to_segment_start();  // an FFmpeg status
   std::optional<DecodedFrame> decode_one();
   void preload(int frames);
   std::optional<DecodedFrame> replay();
@@ -169,6 +185,12 @@ class VideoReader {
   int source_ = 0;
   std::vector<DecodedFrame> preloaded_;  // input.preload: held, and handed out again in turn
   std::size_t replayed_ = 0;
+  std::int64_t segment_ = 0;          // the segment being decoded (options_.segments)
+  bool pending_segment_ = false;      // draining the decoder at a segment's end
+  std::int64_t empty_segments_ = 0;   // in a row: a looping file whose segments decode nothing
+  std::vector<std::unique_ptr<VideoReader>> siblings_;  // a split file's other decoders
+  std::int64_t fan_index_ = 0;
+  std::unique_ptr<SegmentFan> fan_;   // last: its threads stop before the rest goes
 };
 
 }  // namespace vidpipe

@@ -87,6 +87,17 @@ TEST(PipelineE2E, CpuSyncAndAsyncGiveTheSameVideo) {
   for (std::size_t i = 0; i < a.frames.size(); ++i) EXPECT_GT(test::psnr(a.frames[i], b.frames[i]), 45.0) << i;
 }
 
+// reader.decoders: the clip (a keyframe every 15 frames, cut at least a second apart: 2
+// segments) decoded by two decoders at once makes the same video as by one.
+TEST(PipelineE2E, TwoDecodersOnOneFileGiveTheSameVideo) {
+  const auto one = test::decode_all(run_mode("decoders-1", "--set device=cpu"));
+  const auto two = test::decode_all(run_mode("decoders-2", "--set device=cpu --set reader.decoders=2"));
+  ASSERT_EQ(two.frames.size(), one.frames.size());
+  for (std::size_t i = 0; i < one.frames.size(); ++i) EXPECT_TRUE(two.frames[i] == one.frames[i]) << "frame " << i;
+  const nlohmann::json report = read_json(test::scratch_dir() + "/decoders-2.json");
+  EXPECT_EQ(report.at("inputs").at(0).at("decoders"), 2);
+}
+
 TEST(PipelineE2E, GpuModesMatchTheCpuPath) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device on this machine: GPU e2e skipped";
   const std::string cpu = run_mode("ref-cpu", "--set device=cpu --set copy.mode=sync");

@@ -1,5 +1,6 @@
 // NVDEC: frames decoded on the GPU's video engine stay in device memory, reach the
 // executor with no host copy, and are the same pictures the CPU decoder makes.
+#include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
 #include "device/executor.hpp"
@@ -66,6 +67,40 @@ TEST(NvdecGpu, DecodesOnTheDeviceAndMatchesTheCpuDecoder) {
       EXPECT_GT(test::psnr(luma_of(outs[i].data(), l), packed_luma(cpu.frames[first + i], l)), 50.0)
           << "frame " << first + i;
     }
+  }
+}
+
+// reader.decoders with NVDEC: two sessions on one file, each on its own segments, give
+// one session's frames, the same pictures at the same times in the same order.
+TEST(NvdecGpu, TwoSessionsOnOneFileGiveOneSessionsFrames) {
+  REQUIRE_GPU();
+  const std::string clip =
+      test::make_clip("nvdec-gop30.mp4", 640, 360, 150, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 30 -keyint_min 30");
+  auto decode = [&clip](int decoders) {
+    ReaderOptions ro = test::pageable_reader(clip);
+    ro.reader.decoder = Decoder::nvdec;
+    ro.reader.decoders = decoders;
+    VideoReader reader(ro);
+    EXPECT_EQ(reader.info().decoder, "nvdec");
+    EXPECT_EQ(reader.info().decoders, decoders);
+    std::vector<std::pair<double, std::vector<std::uint8_t>>> frames;
+    // Each frame copied off the device and let go at once: NVDEC's surfaces are few.
+    while (std::optional<DecodedFrame> f = reader.next()) {
+      EXPECT_TRUE(f->on_device());
+      std::vector<std::uint8_t> luma(640 * 360);
+      EXPECT_EQ(cudaMemcpy2D(luma.data(), 640, f->frame->data[0], f->frame->linesize[0], 640, 360,
+                             cudaMemcpyDeviceToHost),
+                cudaSuccess);
+      frames.emplace_back(f->stream_s, std::move(luma));
+    }
+    return frames;
+  };
+  const auto one = decode(1), two = decode(2);
+  ASSERT_EQ(one.size(), 150u);
+  ASSERT_EQ(two.size(), one.size());
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    EXPECT_DOUBLE_EQ(two[i].first, one[i].first) << "frame " << i;
+    EXPECT_TRUE(two[i].second == one[i].second) << "frame " << i << " differs";
   }
 }
 

@@ -1,0 +1,75 @@
+#include "source/segment_fan.hpp"
+
+#include <algorithm>
+#include <utility>
+
+namespace vidpipe {
+namespace {
+
+// Frames a decoder may queue ahead of its turn; its pool bounds it too.
+constexpr std::size_t lane_frames = 4;
+
+}  // namespace
+
+SegmentFan::SegmentFan(std::vector<Decode> decoders, std::function<void()> stop_all)
+    : decoders_(std::move(decoders)), stop_all_(std::move(stop_all)), lanes_(decoders_.size()) {
+  for (Lane& lane : lanes_) lane.queue = std::make_unique<BlockingQueue<DecodedFrame>>(lane_frames);
+}
+
+SegmentFan::~SegmentFan() {
+  request_stop();
+  for (std::thread& t : threads_) t.join();
+}
+
+void SegmentFan::start() {
+  if (!threads_.empty()) return;
+  for (std::size_t k = 0; k < decoders_.size(); ++k) threads_.emplace_back([this, k] { produce(k); });
+}
+
+void SegmentFan::produce(std::size_t k) {
+  try {
+    while (std::optional<DecodedFrame> frame = decoders_[k]())
+      if (!lanes_[k].queue->push(std::move(*frame))) break;
+  } catch (...) {
+    {
+      std::lock_guard lock(error_mutex_);
+      if (!error_) error_ = std::current_exception();
+    }
+    request_stop();
+  }
+  lanes_[k].queue->close();
+}
+
+std::optional<DecodedFrame> SegmentFan::next() {
+  start();
+  const auto lanes = static_cast<std::int64_t>(lanes_.size());
+  while (std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return !l.ended || l.held; })) {
+    Lane& lane = lanes_[segment_ % lanes];
+    std::optional<DecodedFrame> frame = lane.held ? std::exchange(lane.held, std::nullopt)
+                                        : lane.ended ? std::nullopt
+                                                     : lane.queue->pop();
+    if (!frame) {  // this decoder has ended: none of its segments is left
+      rethrow();
+      lane.ended = true;
+      ++segment_;
+      continue;
+    }
+    if (frame->segment == segment_) return frame;
+    lane.held = std::move(frame);  // the decoder has moved on: this segment is over
+    ++segment_;
+  }
+  rethrow();
+  return std::nullopt;
+}
+
+void SegmentFan::request_stop() {
+  stop_all_();
+  for (Lane& lane : lanes_) lane.queue->close();
+}
+
+void SegmentFan::rethrow() {
+  std::lock_guard lock(error_mutex_);
+  if (error_) std::rethrow_exception(error_);
+}
+
+}  // namespace vidpipe

@@ -1,0 +1,54 @@
+// The frames of several decoders of one file, back in file order (segment_plan.hpp):
+// each decoder runs on a thread of its own into a short queue, tagging every frame with
+// its segment; next() takes segment after segment from the decoder that has it. When a
+// decoder hands over a frame of a later segment, the segment being read has ended; that
+// frame waits at the head of its decoder's queue until its turn.
+#pragma once
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <vector>
+
+#include "base/blocking_queue.hpp"
+#include "source/video_reader.hpp"
+
+namespace vidpipe {
+
+class SegmentFan {
+ public:
+  // One function per decoder, in decoder order: each returns its next frame, nullopt at
+  // its end. `stop_all` makes all of them return soon.
+  using Decode = std::function<std::optional<DecodedFrame>()>;
+  SegmentFan(std::vector<Decode> decoders, std::function<void()> stop_all);
+  ~SegmentFan();
+  SegmentFan(const SegmentFan&) = delete;
+  SegmentFan& operator=(const SegmentFan&) = delete;
+
+  // The next frame in file order; nullopt when every decoder has ended. Rethrows the first
+  // decoder's error. The decoders start on the first call.
+  std::optional<DecodedFrame> next();
+  void request_stop();
+
+ private:
+  struct Lane {
+    std::unique_ptr<BlockingQueue<DecodedFrame>> queue;
+    std::optional<DecodedFrame> held;  // a later segment's first frame, waiting its turn
+    bool ended = false;
+  };
+  void start();
+  void produce(std::size_t k);
+  void rethrow();
+
+  std::vector<Decode> decoders_;
+  std::function<void()> stop_all_;
+  std::vector<Lane> lanes_;
+  std::vector<std::thread> threads_;
+  std::int64_t segment_ = 0;  // the segment next() reads now
+  std::mutex error_mutex_;
+  std::exception_ptr error_;
+};
+
+}  // namespace vidpipe

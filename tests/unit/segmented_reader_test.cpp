@@ -1,0 +1,108 @@
+// reader.decoders: one file split at its keyframes over several decoders must give the
+// frames one decoder gives, the same pixels and times in the same order.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "source/segment_plan.hpp"
+#include "source/video_reader.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+struct Frame {
+  std::vector<std::uint8_t> luma;
+  double stream_s = 0;
+  std::int64_t index = 0;
+};
+
+std::vector<Frame> read_frames(ReaderOptions options, std::size_t at_most = 1000) {
+  VideoReader reader(options);
+  const YuvLayout& l = reader.layout();
+  std::vector<Frame> frames;
+  while (frames.size() < at_most) {
+    std::optional<DecodedFrame> f = reader.next();
+    if (!f) break;
+    Frame copy{std::vector<std::uint8_t>(static_cast<std::size_t>(l.width) * l.height), f->stream_s, f->index};
+    for (int y = 0; y < l.height; ++y)
+      std::memcpy(copy.luma.data() + static_cast<std::size_t>(y) * l.width, f->data() + l.offset[0] + y * l.pitch[0],
+                  l.width);
+    frames.push_back(std::move(copy));
+  }
+  return frames;
+}
+
+ReaderOptions with_decoders(const std::string& clip, int decoders, bool loop = false) {
+  ReaderOptions options = test::pageable_reader(clip, 2);
+  options.reader.decoders = decoders;
+  options.input.loop = loop;
+  return options;
+}
+
+void expect_same_frames(const std::vector<Frame>& got, const std::vector<Frame>& want, const std::string& what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(got[i].index, static_cast<std::int64_t>(i)) << what << ", frame " << i;
+    EXPECT_DOUBLE_EQ(got[i].stream_s, want[i].stream_s) << what << ", frame " << i;
+    EXPECT_TRUE(got[i].luma == want[i].luma) << what << ": frame " << i << " differs";
+  }
+}
+
+// B-frames and a keyframe every second (30 frames), so the file is cut into 5 segments, with
+// frames decoded out of display order inside each.
+std::string gop30_clip() {
+  return test::make_clip("gop30.mp4", 192, 108, 150, "-c:v libx264 -pix_fmt yuv420p -g 30 -keyint_min 30 -bf 2");
+}
+
+TEST(SegmentPlan, EachDecoderTakesEveryKthSegmentPassAfterPass) {
+  SegmentPlan plan{{0, 100, 200}, 1, 2, false};
+  EXPECT_EQ(plan.first(), 1);
+  EXPECT_EQ(plan.after(1), -1);  // segment 3 would be the next pass's
+  EXPECT_EQ(plan.end_of(1), 200);
+  plan.loop = true;
+  EXPECT_EQ(plan.after(1), 3);
+  EXPECT_EQ(plan.start_of(3), 0);  // pass 2's first segment
+  EXPECT_EQ(plan.end_of(5), std::numeric_limits<std::int64_t>::max());
+  EXPECT_EQ((SegmentPlan{{0}, 2, 3, false}).first(), -1);  // more decoders than segments
+}
+
+TEST(SegmentedReader, TwoAndThreeDecodersGiveOneDecodersFrames) {
+  const std::string clip = gop30_clip();
+  const std::vector<Frame> one = read_frames(with_decoders(clip, 1));
+  ASSERT_EQ(one.size(), 150u);
+  expect_same_frames(read_frames(with_decoders(clip, 2)), one, "2 decoders");
+  expect_same_frames(read_frames(with_decoders(clip, 3)), one, "3 decoders");
+}
+
+// A file of one GOP is split a pass a segment when it loops.
+TEST(SegmentedReader, ALoopedSingleGopFileIsSplitByPass) {
+  const std::string clip = test::make_clip("one-gop.mp4", 160, 96, 12, "-c:v libx264 -pix_fmt yuv420p -g 1000");
+  const std::vector<Frame> one = read_frames(with_decoders(clip, 1, true), 50);
+  ASSERT_EQ(one.size(), 50u);
+  VideoReader split(with_decoders(clip, 2, true));
+  EXPECT_EQ(split.info().decoders, 2);
+  expect_same_frames(read_frames(with_decoders(clip, 2, true), 50), one, "2 decoders, looping");
+}
+
+// What cannot be cut is read by one decoder, with a note, and still read whole.
+TEST(SegmentedReader, ATransportStreamIsReadByOneDecoder) {
+  const std::string clip =
+      test::make_clip("gop10.ts", 192, 108, 30, "-c:v libx264 -pix_fmt yuv420p -g 10 -f mpegts");
+  VideoReader reader(with_decoders(clip, 2));
+  EXPECT_EQ(reader.info().decoders, 1);
+  expect_same_frames(read_frames(with_decoders(clip, 2)), read_frames(with_decoders(clip, 1)), "TS");
+}
+
+// A stop while the decoders run ahead ends the reader without a hang.
+TEST(SegmentedReader, StopsWhileItsDecodersRunAhead) {
+  VideoReader reader(with_decoders(gop30_clip(), 3, true));
+  ASSERT_TRUE(reader.next());
+  reader.request_stop();
+  int after_stop = 0;
+  while (reader.next()) ++after_stop;
+  EXPECT_LE(after_stop, 3 * 5) << "no more than what the three decoders had queued";
+}
+
+}  // namespace
+}  // namespace vidpipe
