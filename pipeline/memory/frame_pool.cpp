@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/cuda_check.hpp"
+#include "memory/cuda_raii.hpp"
 
 namespace vidpipe {
 
@@ -67,7 +68,7 @@ HostBuffer allocate(std::size_t count, std::size_t bytes_each, HostMemory memory
 void fill_in_background(const std::shared_ptr<FramePool::State>& state, int cuda_device) {
   const std::size_t count = state->buffers.size();
   try {
-    CUDA_CHECK(cudaSetDevice(cuda_device));
+    cuda::start_device(cuda_device);  // current on this thread, with the pipeline's flags
     for (std::size_t i = 0; i < count; ++i) {
       HostBuffer buffer = allocate(count, state->bytes_each, state->memory);
       {

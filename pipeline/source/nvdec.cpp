@@ -25,6 +25,10 @@ std::unique_ptr<NvdecDecoder> NvdecDecoder::try_create(const AVCodec* codec, int
     why = "no CUDA device " + std::to_string(cuda_device);
     return nullptr;
   }
+  // FFmpeg retains the primary context only if it schedules with blocking sync, and
+  // refuses it ("already active with incompatible flags") when something else made it
+  // first with the default: set the flags, as the pipeline's start does.
+  cuda::start_device(cuda_device);
   std::unique_ptr<NvdecDecoder> d(new NvdecDecoder);
   AVDictionary* raw_opts = nullptr;
   av_dict_set(&raw_opts, "primary_ctx", "1", 0);
