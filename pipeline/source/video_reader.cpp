@@ -186,6 +186,15 @@ void VideoReader::split_over_decoders() {
     sibling.reader.decoders = 1;
     sibling.segments.decoder = k;
     siblings_.push_back(std::make_unique<VideoReader>(sibling));
+    // An NVDEC session that did not start decodes on the CPU into another layout: its frames
+    // cannot go in among this decoder's.
+    if (siblings_.back()->info().decoder != info_.decoder) {
+      spdlog::warn("'{}': reader.decoders: decoder {} runs as {}, the first as {}: one decoder reads it",
+                   options_.uri, k + 1, siblings_.back()->info().decoder, info_.decoder);
+      siblings_.clear();
+      options_.segments = {};
+      return;
+    }
   }
   info_.decoders = decoders;
   info_.decoder_threads *= decoders;
