@@ -49,7 +49,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"warmup_included", s.warmup_included},
       {"wall_s", s.wall_s},
       {"measured_s", s.measured_s},
-      {"first_frame_s", s.first_frame_s},
+      {"first_frame_s", s.first.delivered_s},
       {"fps", s.fps},
       {"copy_wait_share", s.copy_wait_share},
       {"compute_wait_share", s.compute_wait_share},
@@ -109,7 +109,7 @@ std::string summary_text(const std::string& mode, const std::string& device, con
       s.frames_measured,
       s.warmup_included ? "; shorter than the warm-up (metrics.warmup_frames), so these figures are not meaningful"
                        : " after warm-up",
-      s.wall_s, s.first_frame_s);
+      s.wall_s, s.first.delivered_s);
   // On the CPU path the "copies" are memcpy and the "device" is this CPU: say so, and give no
   // link rate that no link carried.
   if (device == "cpu")

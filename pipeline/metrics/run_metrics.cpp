@@ -142,7 +142,6 @@ Summary RunMetrics::summarise(double end_time, int inputs) const {
     lo = 0.0;
   }
   const double hi = last_sink_at_;
-  s.first_frame_s = first_record_.sink_at;
   const FrameRecord& f = first_record_;
   s.first = {true, f.decoded_at - f.decode_ms / 1e3, f.decoded_at, f.gpu_begin, f.gpu_end, f.sink_at};
   s.faces = faces_;

@@ -44,8 +44,7 @@ struct Summary {
   std::int64_t frames_dropped = 0;
   double wall_s = 0;           // whole run
   double measured_s = 0;       // after warm-up
-  double first_frame_s = 0;    // start-up: pipeline start to the first frame out of the sink
-  FirstFrameTimes first;       // that frame's way through the stages
+  FirstFrameTimes first;       // start-up: the first frame's way through the stages, out of the sink at delivered_s
   double fps = 0;
   double copy_wait_share = 0;
   double compute_wait_share = 0;

@@ -399,9 +399,7 @@ bool VideoReader::feed_decoder() {
       av_packet_unref(packet_.get());
       continue;
     }
-    const std::int64_t ts = packet_->dts != AV_NOPTS_VALUE ? packet_->dts : packet_->pts;
-    if (options_.segments.active() && (packet_->flags & AV_PKT_FLAG_KEY) &&
-        ts >= options_.segments.end_of(segment_)) {  // the next segment's keyframe: another decoder's
+    if (starts_next_segment(*packet_)) {  // another decoder's
       av_packet_unref(packet_.get());
       return end_segment();
     }
@@ -421,6 +419,12 @@ bool VideoReader::feed_decoder() {
     return true;
   }
   return false;
+}
+
+bool VideoReader::starts_next_segment(const AVPacket& packet) const {
+  if (!options_.segments.active() || !(packet.flags & AV_PKT_FLAG_KEY)) return false;
+  const std::int64_t decode_time = packet.dts != AV_NOPTS_VALUE ? packet.dts : packet.pts;
+  return decode_time >= options_.segments.end_of(segment_);
 }
 
 int VideoReader::seek_to_segment_start() {
@@ -462,11 +466,11 @@ bool VideoReader::receive_into(AVFrame* out) {
       ++frames_this_pass_;
       return true;
     }
-    if (pool_exhausted_) pool_->rethrow_filling_error();
-    if (pool_exhausted_)
-      throw InputError("'" + options_.uri + "': frame pool exhausted (" +
-                       std::to_string(pool_->capacity()) +
+    if (pool_exhausted_) {
+      pool_->rethrow_filling_error();
+      throw InputError("'" + options_.uri + "': frame pool exhausted (" + std::to_string(pool_->capacity()) +
                        " buffers all held); raise reader.pool_frames");
+    }
     if (ret == AVERROR_EOF) {
       if (pending_segment_) {  // drained: on to this decoder's next segment
         pending_segment_ = false;

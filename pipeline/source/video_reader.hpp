@@ -127,6 +127,8 @@ class VideoReader {
   // reader.decoders: the other decoders and the fan that merges them, where it can be split.
   void split_over_decoders();
   // A split file's segment has been read: drain, then go on at this decoder's next one.
+  // A split file's packet that is the keyframe of the segment after this decoder's current one.
+  bool starts_next_segment(const AVPacket& packet) const;
   bool end_segment();
   bool seek_to_next_segment();
   int seek_to_segment_start();  // an FFmpeg status

@@ -17,6 +17,16 @@ megamind4k() {  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has 
   [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
 }
+vp="$VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector --set metrics.live=false"
+# Issue 16's file-to-file job, for the peers and startup modes: the bundled clip, 600 frames,
+# the same encoder, preset, crf, threads and keyframe spacing on both sides (250: ffmpeg's
+# libx264 default; vidpipe's own is 2 s).
+threads=16
+vp_transcode="$vp --set input.loop=true --set input.max_frames=600 --set reader.threads=$threads
+  --set sink.threads=$threads --set sink.codec=libx264 --set sink.preset=veryfast --set sink.crf=23 --set sink.gop=250
+  --set sink.path=/tmp/vp-enc.mp4"
+ffmpeg_transcode="ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an
+  -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4"
 if [[ $what == all || $what == *tests* ]]; then
   .device/bin/vidpipe_tests 2>&1 | tee "$OUT/unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
@@ -114,7 +124,6 @@ if [[ $what == *peers* ]]; then
   # Issue 16: vidpipe beside the PyTorch peer (scripts/device/peer_torch.py) and ffmpeg's own
   # transcode, one table (peers.md). Every figure from this one call.
   megamind4k
-  vp="$VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector --set metrics.live=false"
   $vp --input /tmp/megamind4k.mp4 --set sink.kind=null --set copy.mode=sync --set input.max_frames=60 \
     --detections /tmp/vp-detections.jsonl --report '' > /dev/null 2>&1
   preload="--input /tmp/megamind4k.mp4 --set sink.kind=null --set input.preload=64 --set input.loop=true --set input.max_frames=3000"
@@ -129,20 +138,16 @@ if [[ $what == *peers* ]]; then
     set -- $shape
     $vp $preload --set copy.streams=$1 --set copy.batch_size=$2 --report $OUT/vp-preload-async-x$1-b$2.json > /dev/null 2>&1
   done
-  # The file-to-file job: same clip, encoder, preset, crf, threads and keyframe spacing (250,
-  # ffmpeg's libx264 default; vidpipe's own is 2 s); whole-process wall time, the best of two
-  # runs of each, taken in turn (the machine is shared).
-  threads=16 vidpipe_fps=0 ffmpeg_fps=0
+  # The file-to-file job: whole-process wall time, the best of two runs of each, taken in turn
+  # (the machine is shared).
+  vidpipe_fps=0 ffmpeg_fps=0
   best() { python3 -c "print(max($1, 600 / ($(date +%s.%N) - $2)))"; }
   for round in 1 2; do
     start=$(date +%s.%N)
-    $vp --set input.loop=true --set input.max_frames=600 --set reader.threads=$threads --set sink.threads=$threads \
-      --set sink.codec=libx264 --set sink.preset=veryfast --set sink.crf=23 --set sink.gop=250 --set sink.path=/tmp/vp-enc.mp4 \
-      --report $OUT/vp-encode.json > /dev/null 2>&1
+    $vp_transcode --report $OUT/vp-encode.json > /dev/null 2>&1
     vidpipe_fps=$(best $vidpipe_fps $start)
     start=$(date +%s.%N)
-    ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an \
-      -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4
+    $ffmpeg_transcode
     ffmpeg_fps=$(best $ffmpeg_fps $start)
   done
   echo "{\"ffmpeg_fps\": $ffmpeg_fps, \"vidpipe_fps\": $vidpipe_fps, \"threads\": $threads, \"preset\": \"veryfast\"," \
@@ -155,9 +160,6 @@ fi
 if [[ $what == *startup* ]]; then
   # Issue 16: where the file-to-file job's start and end go (the report's startup/shutdown
   # figures) beside ffmpeg's transcode, taken in turn, and the whole process's wall time.
-  vp="$VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector --set metrics.live=false"
-  enc="--set input.loop=true --set input.max_frames=600 --set reader.threads=16 --set sink.threads=16 --set sink.codec=libx264
-    --set sink.preset=veryfast --set sink.crf=23 --set sink.path=/tmp/vp-enc.mp4"
   variant() {  # name, command...: its summary's fps, start-up and end lines, and its wall time
     local name=$1 start; shift; start=$(date +%s.%N)
     "$@" > $OUT/startup-$name.log 2>&1
@@ -165,12 +167,11 @@ if [[ $what == *startup* ]]; then
     grep -E "^  (fps|start-up|end:)" $OUT/startup-$name.log
   }
   for round in 1 2 3; do
-    variant vidpipe-$round $vp $enc --set sink.gop=250 --report $OUT/startup-vidpipe-$round.json
-    variant ffmpeg-$round ffmpeg -loglevel error -y -threads 16 -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an \
-      -threads 16 -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4
+    variant vidpipe-$round $vp_transcode --report $OUT/startup-vidpipe-$round.json
+    variant ffmpeg-$round $ffmpeg_transcode
   done
-  variant vidpipe-gop-2s $vp $enc
-  variant null-sink $vp $enc --set sink.kind=null
+  variant vidpipe-gop-2s $vp_transcode --set sink.gop=0  # the last --set wins
+  variant null-sink $vp_transcode --set sink.kind=null
   variant version $VIDPIPE_BIN --version
 fi
 if [[ $what == mutants ]]; then

@@ -87,7 +87,6 @@ TEST(Metrics, FirstFrameTimesSurviveFolding) {
   EXPECT_DOUBLE_EQ(s.first.gpu_begin_s, 0.32);
   EXPECT_DOUBLE_EQ(s.first.gpu_end_s, 0.45);
   EXPECT_DOUBLE_EQ(s.first.delivered_s, 0.50);
-  EXPECT_DOUBLE_EQ(s.first_frame_s, 0.50);
   EXPECT_FALSE(RunMetrics(2).summarise(1.0).first.seen);
 }
 
