@@ -3,9 +3,20 @@
 extern "C" {
 #include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_cuda.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/pixdesc.h>
 }
 
 namespace vidpipe {
+namespace {
+
+// copy_out's FFmpeg calls fail for want of device memory: a CUDA error (exit code 4).
+void check_device_frame(int status, const char* what) {
+  if (status < 0)
+    throw CudaError(cudaErrorMemoryAllocation, std::string("NVDEC: ") + what + ": " + av_error_string(status));
+}
+
+}  // namespace
 
 std::unique_ptr<NvdecDecoder> NvdecDecoder::try_create(const AVCodec* codec, int cuda_device, std::string& why) {
   bool supported = false;
@@ -63,5 +74,35 @@ void NvdecDecoder::attach(AVCodecContext* decoder, int extra_frames) {
 }
 
 void NvdecDecoder::wait_frame() const { CUDA_CHECK(cudaStreamSynchronize(stream_->get())); }
+
+AvFramePtr NvdecDecoder::copy_out(const AVFrame& mapped) {
+  const auto* nvdec_frames = reinterpret_cast<const AVHWFramesContext*>(mapped.hw_frames_ctx->data);
+  if (!own_frames_) {
+    own_frames_.reset(av_hwframe_ctx_alloc(device_.get()));
+    if (!own_frames_) throw std::bad_alloc();
+    auto* frames = reinterpret_cast<AVHWFramesContext*>(own_frames_->data);
+    frames->format = AV_PIX_FMT_CUDA;
+    frames->sw_format = nvdec_frames->sw_format;
+    frames->width = nvdec_frames->width;
+    frames->height = nvdec_frames->height;
+    check_device_frame(av_hwframe_ctx_init(own_frames_.get()), "device frames for copies");
+  }
+  AvFramePtr own = make_frame();
+  check_device_frame(av_hwframe_get_buffer(own_frames_.get(), own.get(), 0), "a device frame for a copy");
+  check_device_frame(av_frame_copy_props(own.get(), &mapped), "frame properties");
+  own->width = mapped.width;
+  own->height = mapped.height;
+  const AVPixFmtDescriptor* desc = av_pix_fmt_desc_get(nvdec_frames->sw_format);
+  int row_bytes[4] = {};
+  check_device_frame(av_image_fill_linesizes(row_bytes, nvdec_frames->sw_format, mapped.width), "plane widths");
+  for (int p = 0; p < av_pix_fmt_count_planes(nvdec_frames->sw_format); ++p) {
+    const int rows = p == 0 ? mapped.height : AV_CEIL_RSHIFT(mapped.height, desc->log2_chroma_h);
+    CUDA_CHECK(cudaMemcpy2DAsync(own->data[p], own->linesize[p], mapped.data[p], mapped.linesize[p],
+                                 row_bytes[p], rows, cudaMemcpyDeviceToDevice, stream_->get()));
+  }
+  // One wait covers FFmpeg's mapping of the picture and the copy: both are on this stream.
+  wait_frame();
+  return own;
+}
 
 }  // namespace vidpipe

@@ -21,11 +21,17 @@ class NvdecDecoder {
   void attach(AVCodecContext* decoder, int extra_frames);
   // Blocks until the frame just received is in device memory.
   void wait_frame() const;
+  // The frame just received, copied out of NVDEC's surfaces into device memory of our own,
+  // once it is there: the surface goes back to the decoder at once, so a caller may hold
+  // any number of frames (a split file's decoder running a segment ahead), not only the
+  // few NVDEC has (FFmpeg 5's frames are NVDEC's mapped surfaces).
+  AvFramePtr copy_out(const AVFrame& mapped);
 
  private:
   NvdecDecoder() = default;
   static AVPixelFormat pick_cuda(AVCodecContext* ctx, const AVPixelFormat* offered);
   AvBufferPtr device_;
+  AvBufferPtr own_frames_;  // copy_out's frames: FFmpeg's CUDA pool, which grows as needed
   std::unique_ptr<cuda::Stream> stream_;
 };
 

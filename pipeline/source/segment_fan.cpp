@@ -1,17 +1,21 @@
 #include "source/segment_fan.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <utility>
 
 namespace vidpipe {
-namespace {
 
-// Frames a decoder may queue ahead of its turn; its pool bounds it too.
-constexpr std::size_t lane_frames = 4;
+std::size_t device_lane_frames(double segment_s, double fps, std::size_t frame_bytes, std::size_t free_bytes,
+                               int lanes) {
+  // One more than the segment: its last frame queued, the next segment's first held.
+  const auto segment_frames = static_cast<std::size_t>(std::ceil(segment_s * fps)) + 1;
+  const std::size_t affordable = free_bytes / 4 / static_cast<std::size_t>(std::max(lanes, 1)) /
+                                 std::max<std::size_t>(frame_bytes, 1);
+  return std::max(host_lane_frames, std::min(segment_frames, affordable));
+}
 
-}  // namespace
-
-SegmentFan::SegmentFan(std::vector<Decode> decoders, std::function<void()> stop_all)
+SegmentFan::SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::function<void()> stop_all)
     : decoders_(std::move(decoders)), stop_all_(std::move(stop_all)), lanes_(decoders_.size()) {
   for (Lane& lane : lanes_) lane.queue = std::make_unique<BlockingQueue<DecodedFrame>>(lane_frames);
 }

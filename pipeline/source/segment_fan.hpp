@@ -3,6 +3,10 @@
 // its segment; next() takes segment after segment from the decoder that has it. When a
 // decoder hands over a frame of a later segment, the segment being read has ended; that
 // frame waits at the head of its decoder's queue until its turn.
+//
+// How far a decoder may run ahead (its lane) decides whether the decoders really decode at
+// once: with K decoders, decoder k's next segment can only be decoded while the K - 1
+// segments before it are read, so a lane shorter than a segment makes them take turns.
 #pragma once
 #include <exception>
 #include <functional>
@@ -20,9 +24,10 @@ namespace vidpipe {
 class SegmentFan {
  public:
   // One function per decoder, in decoder order: each returns its next frame, nullopt at
-  // its end. `stop_all` makes all of them return soon.
+  // its end. Each may queue `lane_frames` frames ahead of its turn. `stop_all` makes all
+  // of them return soon.
   using Decode = std::function<std::optional<DecodedFrame>()>;
-  SegmentFan(std::vector<Decode> decoders, std::function<void()> stop_all);
+  SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::function<void()> stop_all);
   ~SegmentFan();
   SegmentFan(const SegmentFan&) = delete;
   SegmentFan& operator=(const SegmentFan&) = delete;
@@ -50,5 +55,15 @@ class SegmentFan {
   std::mutex error_mutex_;
   std::exception_ptr error_;
 };
+
+// Host frames: a few, since each decoder's pool bounds them anyway (a deeper lane would
+// only move the wait into the pool, whose long waits mean a deadlock).
+constexpr std::size_t host_lane_frames = 4;
+
+// Device frames copied out of NVDEC (NvdecDecoder::copy_out): a whole segment, within a
+// quarter of the device's free memory shared by the lanes, and never fewer than host
+// frames get.
+std::size_t device_lane_frames(double segment_s, double fps, std::size_t frame_bytes, std::size_t free_bytes,
+                               int lanes);
 
 }  // namespace vidpipe

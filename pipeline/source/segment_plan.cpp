@@ -1,5 +1,6 @@
 #include "source/segment_plan.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -21,6 +22,14 @@ std::vector<std::int64_t> segment_starts(const AVStream* stream, double min_spac
     starts.push_back(entry->timestamp);
   }
   return starts;
+}
+
+double longest_segment_s(const std::vector<std::int64_t>& starts, double seconds_per_tick, double duration_s) {
+  if (starts.empty()) return duration_s;
+  double longest = duration_s - static_cast<double>(starts.back() - starts.front()) * seconds_per_tick;
+  for (std::size_t i = 1; i < starts.size(); ++i)
+    longest = std::max(longest, static_cast<double>(starts[i] - starts[i - 1]) * seconds_per_tick);
+  return longest;
 }
 
 std::string why_not_split(const AVFormatContext* input, const std::vector<std::int64_t>& starts, bool loop) {

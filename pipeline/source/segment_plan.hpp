@@ -42,6 +42,11 @@ struct SegmentPlan {
 // worth a decoder's drain). Empty when the stream has no index.
 std::vector<std::int64_t> segment_starts(const AVStream* stream, double min_spacing_s);
 
+// The longest segment's length in seconds: the largest gap between starts, or from the
+// last start to the end of the stream (`duration_s` after the first start), whichever is
+// longer. A segment's frames are about this times the frame rate.
+double longest_segment_s(const std::vector<std::int64_t>& starts, double seconds_per_tick, double duration_s);
+
 // Why this input cannot be split over decoders ("" when it can): only MP4/MOV files are
 // cut (their index gives every keyframe, and their packets' decode timestamps match it).
 std::string why_not_split(const AVFormatContext* input, const std::vector<std::int64_t>& starts, bool loop);

@@ -200,12 +200,28 @@ void VideoReader::split_over_decoders() {
   info_.decoder_threads *= decoders;
   std::vector<SegmentFan::Decode> decode{[this] { return decode_one(); }};
   for (auto& sibling : siblings_) decode.push_back([reader = sibling.get()] { return reader->next(); });
-  fan_ = std::make_unique<SegmentFan>(std::move(decode), [this] {
+  fan_ = std::make_unique<SegmentFan>(std::move(decode), lane_frames(starts), [this] {
     stop_decoding();
     for (auto& sibling : siblings_) sibling->request_stop();
   });
   spdlog::info("'{}': split at {} keyframes{} over {} decoders", options_.uri, starts.size(),
                loop ? " (and pass by pass)" : "", decoders);
+}
+
+std::size_t VideoReader::lane_frames(const std::vector<std::int64_t>& starts) {
+  if (!nvdec_ || info_.decoder != "nvdec") return host_lane_frames;
+  // NVDEC's frames are its few surfaces: copied out, a decoder can run a segment ahead.
+  copy_out_of_nvdec_ = true;
+  for (auto& sibling : siblings_) sibling->copy_out_of_nvdec_ = true;
+  std::size_t free_bytes = 0, total_bytes = 0;
+  CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
+  const double segment_s =
+      longest_segment_s(starts, av_q2d(input_->streams[stream_index_]->time_base), info_.duration_s);
+  const std::size_t frames = device_lane_frames(segment_s, info_.fps, layout_.frame_bytes, free_bytes,
+                                                static_cast<int>(siblings_.size()) + 1);
+  spdlog::info("'{}': each NVDEC session may run {} frames ({:.0f} MB of device memory) ahead", options_.uri,
+               frames, frames * layout_.frame_bytes / 1e6);
+  return frames;
 }
 
 void VideoReader::start_pool_filling() {
@@ -559,6 +575,7 @@ AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
                                  "not supported: the frames before it are kept)",
                                  options_.uri, next_index_, layout_.width, layout_.height, decoded->width,
                                  decoded->height));
+  if (copy_out_of_nvdec_) return nvdec_->copy_out(*decoded);
   nvdec_->wait_frame();
   return decoded;
 }

@@ -126,6 +126,8 @@ class VideoReader {
   void stop_decoding();
   // reader.decoders: the other decoders and the fan that merges them, where it can be split.
   void split_over_decoders();
+  // How many frames each decoder of a split file may run ahead (segment_fan.hpp).
+  std::size_t lane_frames(const std::vector<std::int64_t>& starts);
   // A split file's segment has been read: drain, then go on at this decoder's next one.
   // A split file's packet that is the keyframe of the segment after this decoder's current one.
   bool starts_next_segment(const AVPacket& packet) const;
@@ -182,6 +184,7 @@ class VideoReader {
   std::unique_ptr<NvdecDecoder> nvdec_;
   bool nvdec_failed_ = false;  // asked for, but FFmpeg could not start it
   AvFramePtr primed_;          // the first NVDEC frame, decoded by confirm_nvdec()
+  bool copy_out_of_nvdec_ = false;  // frames leave NVDEC's surfaces at once (NvdecDecoder::copy_out)
   std::atomic<int> reconnects_{0};
   int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
   int source_ = 0;

@@ -2,8 +2,12 @@
 // frames one decoder gives, the same pixels and times in the same order.
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <chrono>
 #include <cstring>
+#include <thread>
 
+#include "source/segment_fan.hpp"
 #include "source/segment_plan.hpp"
 #include "source/video_reader.hpp"
 #include "test_media.hpp"
@@ -65,6 +69,50 @@ TEST(SegmentPlan, EachDecoderTakesEveryKthSegmentPassAfterPass) {
   EXPECT_EQ(plan.start_of(3), 0);  // pass 2's first segment
   EXPECT_EQ(plan.end_of(5), std::numeric_limits<std::int64_t>::max());
   EXPECT_EQ((SegmentPlan{{0}, 2, 3, false}).first(), -1);  // more decoders than segments
+}
+
+TEST(SegmentPlan, TheLongestSegmentIsTheLargestGapOrTheTail) {
+  EXPECT_DOUBLE_EQ(longest_segment_s({0, 100, 250}, 0.01, 4.0), 1.5);  // gaps 1 and 1.5, tail 1.5
+  EXPECT_DOUBLE_EQ(longest_segment_s({0, 100, 200}, 0.01, 2.1), 1.0);
+  EXPECT_DOUBLE_EQ(longest_segment_s({0, 100, 200}, 0.01, 5.0), 3.0);  // the tail
+  EXPECT_DOUBLE_EQ(longest_segment_s({-2}, 0.01, 3.0), 3.0);  // one GOP (B-frames: a negative start)
+}
+
+// NVDEC's copied-out frames: a whole segment ahead where the device has room for it.
+TEST(SegmentFan, DeviceLanesHoldASegmentWithinAQuarterOfFreeMemory) {
+  const std::size_t frame_4k = 3840 * 2160 * 3 / 2;
+  EXPECT_EQ(device_lane_frames(3.0, 30, frame_4k, 139'000'000'000, 2), 91u);  // 90 frames and the next's first
+  EXPECT_EQ(device_lane_frames(3.0, 30, frame_4k, 8 * frame_4k * 20, 2), 20u);  // room for 20 each
+  EXPECT_EQ(device_lane_frames(3.0, 30, frame_4k, frame_4k, 2), host_lane_frames);
+}
+
+// A decoder queues up to its lane ahead of its turn, and no more: two synthetic decoders of
+// one 10-frame segment each; the reader takes one frame of the first segment and waits.
+TEST(SegmentFan, ADecoderRunsAheadByItsLaneAndNoMore) {
+  for (const std::size_t lane : {std::size_t{4}, std::size_t{12}}) {
+    std::atomic<int> second_decoded{0};
+    auto segment_of_ten = [](std::int64_t segment, std::atomic<int>* decoded) {
+      return [segment, decoded, n = 0]() mutable -> std::optional<DecodedFrame> {
+        if (n == 10) return std::nullopt;
+        ++n;
+        if (decoded) ++*decoded;
+        DecodedFrame f;
+        f.segment = segment;
+        return f;
+      };
+    };
+    SegmentFan fan({segment_of_ten(0, nullptr), segment_of_ten(1, &second_decoded)}, lane, [] {});
+    ASSERT_TRUE(fan.next());
+    // The second decoder stops at its lane (plus the frame its push waits with) or its end.
+    const int expected = static_cast<int>(std::min<std::size_t>(lane + 1, 10));
+    for (int waited = 0; second_decoded < expected && waited < 10000; ++waited)
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(second_decoded, expected) << "lane of " << lane;
+    int rest = 0;
+    while (fan.next()) ++rest;
+    EXPECT_EQ(rest, 19) << "lane of " << lane;
+  }
 }
 
 TEST(SegmentedReader, TwoAndThreeDecodersGiveOneDecodersFrames) {
