@@ -98,13 +98,13 @@ if [[ $what == *encode* ]]; then
   # Issue 11: 4K in, 4K and 1080p out through libx264 (inference on), CPU decoder and NVDEC:
   # with NVDEC the encoder has every core to itself. "preload" takes the decoder off the path
   # (the clip's 90 frames decoded once, then replayed): what libx264 alone reaches at each size.
-  # "nvdec2" splits the file over two NVDEC sessions (reader.decoders: 2; this one-GOP clip is
-  # split pass by pass as it loops).
-  for decoder in cpu nvdec nvdec2 preload; do
+  # "nvdec2" and "nvdec3" split the file over two and three NVDEC sessions (reader.decoders;
+  # this one-GOP clip is split pass by pass as it loops).
+  for decoder in cpu nvdec nvdec2 nvdec3 preload; do
     for size in 4k 1080p; do
       scale=""; [[ $size == 1080p ]] && scale="--set sink.width=1920"
       source="--set reader.decoder=$decoder"; [[ $decoder == preload ]] && source="--set input.preload=90"
-      [[ $decoder == nvdec2 ]] && source="--set reader.decoder=nvdec --set reader.decoders=2"
+      [[ $decoder == nvdec[23] ]] && source="--set reader.decoder=nvdec --set reader.decoders=${decoder#nvdec}"
       $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
         --set input.loop=true --set input.max_frames=600 --set metrics.live=false $source \
         --set sink.path=/tmp/enc.mp4 --report $OUT/encode-$decoder-$size.json $scale > /dev/null 2>&1
