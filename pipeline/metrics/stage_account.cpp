@@ -51,15 +51,21 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
                         "buffers; the {} side was busy {}",
                         shape.sink.empty() ? "" : " (" + shape.sink + ")", pct(s.sink.busy), device, pct(s.gpu_busy)),
             sink_lift};
-  if (s.submit.starved >= often && s.decode.blocked < hardly)
+  if (s.submit.starved >= often && s.decode.blocked < hardly) {
+    const bool one = shape.decoder_threads == 1;
     return {"decode",
-            fmt::format("bound by decode: {} decoder thread{} delivered {:.1f} fps and {} blocked; the {} side was "
+            fmt::format("bound by decode: {} {}{} delivered {:.1f} fps and {} blocked; the {} side was "
                         "starved {} of the time",
-                        shape.decoder_threads, shape.decoder_threads == 1 ? "" : "s", shape.fps,
-                        std::string(shape.decoder_threads == 1 ? "was" : "were") +
+                        shape.decoder_threads, shape.nvdec ? "NVDEC session" : "decoder thread", one ? "" : "s",
+                        shape.fps,
+                        std::string(one ? "was" : "were") +
                             (s.decode.blocked < 0.005 ? " never" : " only " + pct(s.decode.blocked)),
                         device, pct(s.submit.starved)),
-            "reader.threads, reader.decoder: nvdec, or input.preload to measure the GPU side alone"};
+            shape.nvdec ? "reader.decoders: N (one MP4/MOV file over N NVDEC sessions), or input.preload to measure "
+                          "the GPU side alone"
+                        : "reader.threads, reader.decoder: nvdec, reader.decoders: N (one MP4/MOV file over N "
+                          "decoders), or input.preload to measure the GPU side alone"};
+  }
   if (s.copy_wait >= often && s.copy_wait >= s.compute_wait)
     return {"copy",
             fmt::format("bound by copies: the submit thread was blocked on copies {} of the time (H2D {:.1f} GB/s); "

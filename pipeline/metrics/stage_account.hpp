@@ -34,6 +34,9 @@ struct RunShape {
   double fps = 0;
   double h2d_gbps = 0;
   std::string sink;  // what the (first) sink does, e.g. "encode libx264 veryfast, 3840x2160 -> out.mp4"
+  // Every input decodes on NVDEC: decoder_threads then counts its sessions (one parsing
+  // thread each), and what lifts a decode bound is more sessions, not more threads.
+  bool nvdec = false;
 };
 
 struct Bottleneck {

@@ -136,6 +136,9 @@ RunShape run_shape(const PipelineParts& p) {
   shape.on_gpu = p.on_gpu;
   shape.decoder_threads = 0;
   for (const VideoInfo& info : p.inputs) shape.decoder_threads += info.decoder_threads;
+  shape.nvdec = std::all_of(p.inputs.begin(), p.inputs.end(), [](const VideoInfo& info) {
+    return info.decoder == "nvdec";
+  });
   if (!p.sinks.empty()) shape.sink = p.sinks.front()->describe();
   return shape;
 }

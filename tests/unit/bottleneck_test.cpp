@@ -18,9 +18,11 @@ struct Timeline {
          output_wait = 0, gpu_busy = 0.3, sink_writing = 0.05;
 };
 
-Summary run(const Timeline& t, bool sync = false) {
+Summary run(const Timeline& t, bool sync = false, bool nvdec = false) {
   RunMetrics m(0);
-  m.set_shape({sync, true, 4});
+  RunShape shape{sync, true, 4};
+  shape.nvdec = nvdec;
+  m.set_shape(shape);
   for (int k = 0; k < frames; ++k) {
     const double at = k * period;
     auto span = [&](StageSpan kind, double from, double share) {
@@ -102,6 +104,11 @@ TEST(Bottleneck, EvidenceAndLiftNameTheFiguresAndKeys) {
   const Summary decode = run(cases[0].timeline);
   EXPECT_NE(decode.bottleneck.evidence.find("4 decoder threads"), std::string::npos) << decode.bottleneck.evidence;
   EXPECT_NE(decode.bottleneck.lift.find("reader.threads"), std::string::npos);
+  // NVDEC: the count is of sessions, and more of them is what lifts it.
+  const Summary nvdec = run(cases[0].timeline, false, true);
+  EXPECT_NE(nvdec.bottleneck.evidence.find("4 NVDEC sessions"), std::string::npos) << nvdec.bottleneck.evidence;
+  EXPECT_EQ(nvdec.bottleneck.lift.find("reader.decoder: nvdec"), std::string::npos) << nvdec.bottleneck.lift;
+  EXPECT_NE(nvdec.bottleneck.lift.find("reader.decoders"), std::string::npos) << nvdec.bottleneck.lift;
   const std::string sink_lift = run(cases[3].timeline).bottleneck.lift;
   for (const char* key : {"sink.preset", "sink.codec: h264_nvenc", "sink.width", "sink.threads"})
     EXPECT_NE(sink_lift.find(key), std::string::npos) << key << " missing from: " << sink_lift;
