@@ -116,8 +116,9 @@ print('  $decoder decoder: 1080p out / 4K out = %.2fx' % (b['fps'] / a['fps']))"
   # What one NVDEC session gives ffmpeg itself on this clip: its hwaccel (the path vidpipe
   # takes) and the cuvid decoder (NVIDIA's own parser, frames queued ahead).
   for dec in "-hwaccel cuda -hwaccel_output_format cuda" "-c:v h264_cuvid"; do
-    ffmpeg -hide_banner -benchmark $dec -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an -f null - 2>&1 \
-      | grep -oE "rtime=[0-9.]+" | sed "s|^|  ffmpeg $dec decode-only 600 frames: |"
+    log=$(ffmpeg -hide_banner -benchmark $dec -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an -f null - 2>&1)
+    rtime=$(grep -oE "rtime=[0-9.]+" <<<"$log") || rtime="failed: $(tail -1 <<<"$log")"
+    echo "  ffmpeg $dec decode-only 600 frames: $rtime"
   done
 fi
 if [[ $what == *peers* ]]; then
