@@ -200,7 +200,12 @@ void VideoReader::split_over_decoders() {
   info_.decoder_threads *= decoders;
   std::vector<SegmentFan::Decode> decode{[this] { return decode_one(); }};
   for (auto& sibling : siblings_) decode.push_back([reader = sibling.get()] { return reader->next(); });
-  fan_ = std::make_unique<SegmentFan>(std::move(decode), lane_frames(starts), [this] {
+  // NVDEC's frames are its few surfaces: copied out, a session can run a segment ahead.
+  const bool device_frames = nvdec_ && info_.decoder == "nvdec";
+  copy_out_of_nvdec_ = device_frames;
+  for (auto& sibling : siblings_) sibling->copy_out_of_nvdec_ = device_frames;
+  const std::size_t lane = device_frames ? nvdec_lane_frames(starts) : host_lane_frames;
+  fan_ = std::make_unique<SegmentFan>(std::move(decode), lane, [this] {
     stop_decoding();
     for (auto& sibling : siblings_) sibling->request_stop();
   });
@@ -208,11 +213,7 @@ void VideoReader::split_over_decoders() {
                loop ? " (and pass by pass)" : "", decoders);
 }
 
-std::size_t VideoReader::lane_frames(const std::vector<std::int64_t>& starts) {
-  if (!nvdec_ || info_.decoder != "nvdec") return host_lane_frames;
-  // NVDEC's frames are its few surfaces: copied out, a decoder can run a segment ahead.
-  copy_out_of_nvdec_ = true;
-  for (auto& sibling : siblings_) sibling->copy_out_of_nvdec_ = true;
+std::size_t VideoReader::nvdec_lane_frames(const std::vector<std::int64_t>& starts) const {
   std::size_t free_bytes = 0, total_bytes = 0;
   CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
   const double segment_s =

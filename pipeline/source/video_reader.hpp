@@ -126,11 +126,11 @@ class VideoReader {
   void stop_decoding();
   // reader.decoders: the other decoders and the fan that merges them, where it can be split.
   void split_over_decoders();
-  // How many frames each decoder of a split file may run ahead (segment_fan.hpp).
-  std::size_t lane_frames(const std::vector<std::int64_t>& starts);
-  // A split file's segment has been read: drain, then go on at this decoder's next one.
+  // How many copied-out NVDEC frames each session of a split file may run ahead (segment_fan.hpp).
+  std::size_t nvdec_lane_frames(const std::vector<std::int64_t>& starts) const;
   // A split file's packet that is the keyframe of the segment after this decoder's current one.
   bool starts_next_segment(const AVPacket& packet) const;
+  // A split file's segment has been read: drain, then go on at this decoder's next one.
   bool end_segment();
   bool seek_to_next_segment();
   int seek_to_segment_start();  // an FFmpeg status
