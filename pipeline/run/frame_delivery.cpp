@@ -57,8 +57,10 @@ AvBufferPtr acquire_output(PipelineParts& p, int source) {
     out.reset(p.out_pools[source]->acquire(buffer_timeout));
   }
   p.metrics->add_waits(waits);
-  if (!out) p.out_pools[source]->rethrow_filling_error();
-  if (!out) throw std::runtime_error("output buffer pool stalled (sink not consuming)");
+  if (!out) {
+    p.out_pools[source]->rethrow_filling_error();  // the pool never filled: its CUDA error, not a stall
+    throw std::runtime_error("output buffer pool stalled (sink not consuming)");
+  }
   return out;
 }
 

@@ -31,7 +31,8 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
     const VideoInfo& info = sources.reader(i).info();
     const bool measured = i < static_cast<int>(s.input_fps.size());
     inputs.push_back({{"uri", info.uri}, {"codec", info.codec}, {"decoder", info.decoder},
-                      {"decoder_threads", info.decoder_threads}, {"decoders", info.decoders}, {"preloaded", info.preloaded},
+                      {"decoder_threads", info.decoder_threads}, {"decoders", info.decoders},
+                      {"preloaded", info.preloaded},
                       {"width", info.width}, {"height", info.height}, {"source_fps", info.fps},
                       {"live", sources.live(i)}, {"frames_decoded", sources.decoded(i)},
                       {"frames_dropped", sources.dropped(i)},

@@ -16,9 +16,9 @@ void declare_keys(Keys<ReaderConfig>& k) {
             "decoder k takes segments k, k + N, k + 2N, ..., the frames put back in order. With `nvdec` each "
             "is a session of its own, and sessions add up where one alone bounds the run: each runs up to a "
             "whole segment ahead, in device memory of its own (a 3-s 4K segment: 1.1 GB a session, at most "
-            "a quarter of the free device memory in all). CPU decoders each get `reader.threads`. MP4/MOV files only (their index lists the keyframes), not live inputs, "
-            "pipes, `input.preload` or `input.realtime`; a looping input is split pass by pass too, so a file "
-            "of one GOP is. Other inputs are decoded by one decoder, with a note. Needs closed GOPs "
+            "a quarter of the free device memory in all). CPU decoders each get `reader.threads`. MP4/MOV "
+            "files only (their index lists the keyframes), not live inputs, pipes, `input.preload` or "
+            "`input.realtime`; a looping input is split pass by pass too, so a file of one GOP is. Other inputs are decoded by one decoder, with a note. Needs closed GOPs "
             "(x264's default): frames that reference the previous segment cannot be decoded apart from it.");
   k.integer("pool_frames", &ReaderConfig::pool_frames, 0, 1024,
             "frame buffers in the pinned pool; 0 sizes it for the decoder's reference frames plus what the "

@@ -105,9 +105,8 @@ if [[ $what == *encode* ]]; then
       scale=""; [[ $size == 1080p ]] && scale="--set sink.width=1920"
       source="--set reader.decoder=$decoder"; [[ $decoder == preload ]] && source="--set input.preload=90"
       [[ $decoder == nvdec[23] ]] && source="--set reader.decoder=nvdec --set reader.decoders=${decoder#nvdec}"
-      $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
-        --set input.loop=true --set input.max_frames=600 --set metrics.live=false $source \
-        --set sink.path=/tmp/enc.mp4 --report $OUT/encode-$decoder-$size.json $scale > /dev/null 2>&1
+      $vp --set input.loop=true --set input.max_frames=600 $source --set sink.path=/tmp/enc.mp4 \
+        --report $OUT/encode-$decoder-$size.json $scale > /dev/null 2>&1
       python3 -c "import json; j=json.load(open('$OUT/encode-$decoder-$size.json')); print('encode $decoder $size: %.1f fps (%s decoder ran); %s' % (j['fps'], j['inputs'][0]['decoder'], j['bottleneck']['evidence']))"
     done
     python3 -c "import json; a=json.load(open('$OUT/encode-$decoder-4k.json')); b=json.load(open('$OUT/encode-$decoder-1080p.json'))
