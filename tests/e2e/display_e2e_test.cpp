@@ -49,7 +49,10 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   // clients (a fixed number can meet a stale socket or lock of an earlier server).
   const std::string display_file = dir + "/xvfb-display";
   std::filesystem::remove(display_file);
-  test::Background xvfb("Xvfb -displayfd 3 -screen 0 1280x800x24 -nolisten tcp 3>" + display_file, dir + "/xvfb.log");
+  // -noreset: the probe below is its first client, and a server resets when its last
+  // client leaves; vidpipe should not meet one mid-reset.
+  test::Background xvfb("Xvfb -displayfd 3 -noreset -screen 0 1280x800x24 -nolisten tcp 3>" + display_file,
+                        dir + "/xvfb.log");
   std::string number;
   test::wait_until(
       [&] {
@@ -60,6 +63,13 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
       10s);
   ASSERT_FALSE(number.empty()) << "Xvfb never said which display it serves: " << slurp(dir + "/xvfb.log");
   const std::string d = ":" + number;
+  // A client's round trip before vidpipe starts: a server that took the number but does
+  // not answer is named here, not mistaken for vidpipe failing to open its window.
+  const auto server_answers = [&] {
+    return test::run_command("DISPLAY=" + d + " xdotool getdisplaygeometry >/dev/null 2>&1") == 0;
+  };
+  ASSERT_TRUE(test::wait_until(server_answers, 10s))
+      << "Xvfb on " << d << " does not answer a client: " << slurp(dir + "/xvfb.log");
 
   const std::string report = dir + "/display.json";
   std::filesystem::remove(report);
@@ -71,7 +81,8 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
                        dir + "/display.log");
   const std::string xdo = "DISPLAY=" + d + " xdotool search --name 'vidpipe: '";
   ASSERT_TRUE(test::wait_until([&] { return test::run_command(xdo + " >/dev/null 2>&1") == 0; }, 30s))
-      << slurp(dir + "/display.log");
+      << "no vidpipe window on " << d << " (Xvfb " << (server_answers() ? "answers" : "does not answer")
+      << "):\n" << slurp(dir + "/display.log") << "\nXvfb's log:\n" << slurp(dir + "/xvfb.log");
   // The HUD's fps is first drawn after the first live line (one second of frames).
   ASSERT_TRUE(test::wait_until([&] { return live_lines(slurp(dir + "/display.log")) >= 2; }, 60s))
       << slurp(dir + "/display.log");
