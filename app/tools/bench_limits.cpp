@@ -12,6 +12,7 @@
 #include "device/face_model.hpp"
 #include "memory/cuda_raii.hpp"
 #include "memory/host_memory.hpp"
+#include "metrics/stage_account.hpp"
 #include "run/executor_inputs.hpp"
 #include "source/video_reader.hpp"
 
@@ -150,7 +151,8 @@ namespace {
 // approach the slowest station's rate. `demand_s`: seconds a batch needs at each station.
 struct StationLoad {
   double fps = 0;
-  int busiest = 0;  // index into demand_s
+  int busiest = 0;            // index into demand_s
+  double busiest_share = 0;  // of its time the busiest station works at that rate
 };
 StationLoad closed_network_rate(const std::vector<double>& demand_s, int streams, int batch) {
   std::vector<double> queue(demand_s.size(), 0.0);
@@ -163,7 +165,7 @@ StationLoad closed_network_rate(const std::vector<double>& demand_s, int streams
     for (std::size_t k = 0; k < demand_s.size(); ++k) queue[k] = batches_per_s * residence[k];
   }
   const auto busiest = std::max_element(demand_s.begin(), demand_s.end()) - demand_s.begin();
-  return {batches_per_s * batch, static_cast<int>(busiest)};
+  return {batches_per_s * batch, static_cast<int>(busiest), batches_per_s * demand_s[busiest]};
 }
 
 }  // namespace
@@ -185,7 +187,7 @@ BenchLimits::Forecast BenchLimits::forecast(int streams, int batch, double sink_
   }
   if (!demand_s.empty()) {
     const StationLoad load = closed_network_rate(demand_s, std::max(1, streams), batch);
-    limits.push_back({load.fps, names[load.busiest]});
+    limits.push_back({load.fps, load.busiest_share < engine_near_full ? "streams" : names[load.busiest]});
   }
   if (sink_ms > 0) limits.push_back({1e3 / sink_ms, "sink"});
   if (limits.empty()) return {};

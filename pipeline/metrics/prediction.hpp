@@ -12,7 +12,7 @@ namespace vidpipe {
 
 struct Prediction {
   double fps = 0;
-  std::string bound;  // decode | copy | compute | sink
+  std::string bound;  // decode | copy | streams | compute | sink
   int streams = 0;
 };
 

@@ -37,10 +37,17 @@ struct RunShape {
   // Every input decodes on NVDEC: decoder_threads then counts its sessions (one parsing
   // thread each), and what lifts a decode bound is more sessions, not more threads.
   bool nvdec = false;
+  int streams = 1;     // copy.streams
+  bool pinned = true;  // copy.memory: pinned (pageable copies hold the host thread whatever the streams)
 };
 
+// An engine (H2D, the SMs, D2H) busy this share of the time or more is at its limit. Below
+// it, with the streams never empty, there are too few streams to keep the engines fed: the
+// verdict and both forecasts (the sync run's and the bench's) then name "streams".
+inline constexpr double engine_near_full = 0.8;
+
 struct Bottleneck {
-  std::string stage;     // decode | copy | compute | host | sink | none
+  std::string stage;     // decode | copy | streams | compute | host | sink | none
   std::string evidence;  // one sentence, with the figures behind the verdict
   std::string lift;      // what would raise the bound: keys to change
 };

@@ -139,6 +139,8 @@ RunShape run_shape(const PipelineParts& p) {
   shape.nvdec = std::all_of(p.inputs.begin(), p.inputs.end(), [](const VideoInfo& info) {
     return info.decoder == "nvdec";
   });
+  shape.streams = p.config.copy.streams;
+  shape.pinned = p.config.copy.memory == HostMemory::pinned;
   if (!p.sinks.empty()) shape.sink = p.sinks.front()->describe();
   return shape;
 }

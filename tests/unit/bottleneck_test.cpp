@@ -3,6 +3,8 @@
 // that bound (docs/ARCHITECTURE.md, "Which stage bounds the frame rate").
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+
 #include "metrics/prediction.hpp"
 #include "metrics/run_metrics.hpp"
 
@@ -16,12 +18,15 @@ constexpr double period = 0.01;  // one frame out every 10 ms
 struct Timeline {
   double decoding = 0.1, decode_blocked = 0, submit_starved = 0, copy_wait = 0, compute_wait = 0,
          output_wait = 0, gpu_busy = 0.3, sink_writing = 0.05;
+  // How a frame's device span divides: upload, kernels, the rest download.
+  double upload_part = 0.1, compute_part = 0.8;
 };
 
-Summary run(const Timeline& t, bool sync = false, bool nvdec = false) {
+Summary run(const Timeline& t, bool sync = false, bool nvdec = false, bool pinned = true) {
   RunMetrics m(0);
   RunShape shape{sync, true, 4};
   shape.nvdec = nvdec;
+  shape.pinned = pinned;
   m.set_shape(shape);
   for (int k = 0; k < frames; ++k) {
     const double at = k * period;
@@ -42,8 +47,9 @@ Summary run(const Timeline& t, bool sync = false, bool nvdec = false) {
     r.index = k;
     r.gpu_begin = at;
     r.gpu_end = at + t.gpu_busy * period;
-    r.h2d_ms = r.d2h_ms = 0.1 * t.gpu_busy * period * 1e3;
-    r.compute_ms = 0.8 * t.gpu_busy * period * 1e3;
+    r.h2d_ms = t.upload_part * t.gpu_busy * period * 1e3;
+    r.compute_ms = t.compute_part * t.gpu_busy * period * 1e3;
+    r.d2h_ms = (1 - t.upload_part - t.compute_part) * t.gpu_busy * period * 1e3;
     r.decoded_at = at;
     r.sink_at = at + period;
     m.add_frame(r);
@@ -67,20 +73,37 @@ Timeline with(std::initializer_list<std::pair<double Timeline::*, double>> share
 
 const Case cases[] = {
     {"decode_bound", with({{&Timeline::decoding, 0.97}, {&Timeline::submit_starved, 0.7}}), "decode"},
+    // One stream takes frames in bursts, so the pool runs dry between them and the decoders
+    // wait a little; the GPU side still waits far longer (the H200's async x1 rung: 11%, 73%).
+    {"decode_bound_in_bursts",
+     with({{&Timeline::decoding, 0.89}, {&Timeline::decode_blocked, 0.11}, {&Timeline::submit_starved, 0.73}}),
+     "decode"},
     {"copy_bound",
      with({{&Timeline::decode_blocked, 0.8}, {&Timeline::copy_wait, 0.5}, {&Timeline::compute_wait, 0.1},
            {&Timeline::gpu_busy, 0.6}}),
      "copy"},
     {"compute_bound",
      with({{&Timeline::decode_blocked, 0.8}, {&Timeline::compute_wait, 0.6}, {&Timeline::copy_wait, 0.05},
-           {&Timeline::gpu_busy, 0.97}}),
+           {&Timeline::gpu_busy, 0.97}, {&Timeline::compute_part, 0.9}}),
      "compute"},
+    // One stream, never empty: its upload, kernels and download take turns, none near full
+    // (the H200's preloaded async x1 rung: H2D 28%, kernels 45%, D2H 27%).
+    {"streams_bound",
+     with({{&Timeline::decode_blocked, 0.95}, {&Timeline::copy_wait, 0.28}, {&Timeline::compute_wait, 0.59},
+           {&Timeline::gpu_busy, 0.998}, {&Timeline::upload_part, 0.28}, {&Timeline::compute_part, 0.45}}),
+     "streams"},
     {"sink_bound",
      with({{&Timeline::decode_blocked, 0.8}, {&Timeline::output_wait, 0.7}, {&Timeline::sink_writing, 0.95}}),
      "sink"},
     {"host_bound", with({{&Timeline::decode_blocked, 0.8}, {&Timeline::copy_wait, 0.05}, {&Timeline::gpu_busy, 0.4}}),
      "host"},
 };
+
+const Timeline& timeline_of(const std::string& name) {
+  for (const Case& c : cases)
+    if (c.name == name) return c.timeline;
+  throw std::invalid_argument("no case " + name);
+}
 
 class BottleneckOf : public ::testing::TestWithParam<Case> {};
 
@@ -101,17 +124,43 @@ INSTANTIATE_TEST_SUITE_P(Bounds, BottleneckOf, ::testing::ValuesIn(cases),
                          [](const auto& info) { return std::string(info.param.name); });
 
 TEST(Bottleneck, EvidenceAndLiftNameTheFiguresAndKeys) {
-  const Summary decode = run(cases[0].timeline);
+  const Summary decode = run(timeline_of("decode_bound"));
   EXPECT_NE(decode.bottleneck.evidence.find("4 decoder threads"), std::string::npos) << decode.bottleneck.evidence;
   EXPECT_NE(decode.bottleneck.lift.find("reader.threads"), std::string::npos);
   // NVDEC: the count is of sessions, and more of them is what lifts it.
-  const Summary nvdec = run(cases[0].timeline, false, true);
+  const Summary nvdec = run(timeline_of("decode_bound"), false, true);
   EXPECT_NE(nvdec.bottleneck.evidence.find("4 NVDEC sessions"), std::string::npos) << nvdec.bottleneck.evidence;
   EXPECT_EQ(nvdec.bottleneck.lift.find("reader.decoder: nvdec"), std::string::npos) << nvdec.bottleneck.lift;
   EXPECT_NE(nvdec.bottleneck.lift.find("reader.decoders"), std::string::npos) << nvdec.bottleneck.lift;
-  const std::string sink_lift = run(cases[3].timeline).bottleneck.lift;
+  const std::string sink_lift = run(timeline_of("sink_bound")).bottleneck.lift;
   for (const char* key : {"sink.preset", "sink.codec: h264_nvenc", "sink.width", "sink.threads"})
     EXPECT_NE(sink_lift.find(key), std::string::npos) << key << " missing from: " << sink_lift;
+}
+
+TEST(Bottleneck, TooFewStreamsAreNamedWithTheEnginesShares) {
+  const Summary s = run(timeline_of("streams_bound"));
+  for (const char* figure : {"H2D 28%", "kernels 45%", "D2H 27%", "1 stream held work 100%"})
+    EXPECT_NE(s.bottleneck.evidence.find(figure), std::string::npos) << figure << " missing from: " << s.bottleneck.evidence;
+  EXPECT_EQ(s.bottleneck.lift.rfind("copy.streams", 0), 0u) << s.bottleneck.lift;
+  // Pageable copies hold the submit thread whatever the streams: there the copies bound it.
+  Timeline copies_first = timeline_of("streams_bound");
+  std::swap(copies_first.copy_wait, copies_first.compute_wait);
+  EXPECT_EQ(run(copies_first).bottleneck.stage, "streams") << "pinned";
+  EXPECT_EQ(run(copies_first, false, false, false).bottleneck.stage, "copy");
+}
+
+// Decoders and GPU side waiting on each other alike: neither is called the bound by decode.
+TEST(Bottleneck, ABalancedRunIsNotDecodeBound) {
+  Timeline t = timeline_of("decode_bound_in_bursts");
+  t.decode_blocked = 0.3;
+  t.submit_starved = 0.3;
+  EXPECT_NE(run(t).bottleneck.stage, "decode") << run(t).bottleneck.evidence;
+  // Either side of the rule's ratio: the GPU side waits four times as long as the decoders.
+  t.decode_blocked = 0.15;
+  t.submit_starved = 0.55;
+  EXPECT_NE(run(t).bottleneck.stage, "decode") << run(t).bottleneck.evidence;
+  t.submit_starved = 0.65;
+  EXPECT_EQ(run(t).bottleneck.stage, "decode") << run(t).bottleneck.evidence;
 }
 
 TEST(Bottleneck, SyncRunIsBoundByWhereItsOneThreadSpentMost) {
@@ -138,12 +187,17 @@ TEST(Prediction, TheSlowestStageSetsTheAsyncRate) {
   const Prediction two = predict_async(sync, 2);
   EXPECT_EQ(two.bound, "decode");
   EXPECT_NEAR(two.fps, 250, 1e-9);
-  const Prediction one = predict_async(sync, 1);  // 2 + 3 + 1 ms on one stream
-  EXPECT_EQ(one.bound, "copy");
+  // 2 + 3 + 1 ms on one stream: the kernels are busy half of it, the copies a third each
+  // way, so the one stream bounds it (as the verdict would call the async run).
+  const Prediction one = predict_async(sync, 1);
+  EXPECT_EQ(one.bound, "streams");
   EXPECT_NEAR(one.fps, 1e3 / 6, 1e-9);
   sync.decode.mean_ms = 1;
   sync.sink.mean_ms = 8;
   EXPECT_EQ(predict_async(sync, 2).bound, "sink");
+  sync.sink.mean_ms = 0.5;
+  sync.compute.mean_ms = 20;  // 2 + 20 + 1 ms: the kernels are near full even on one stream
+  EXPECT_EQ(predict_async(sync, 1).bound, "compute");
 }
 
 }  // namespace
