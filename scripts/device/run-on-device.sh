@@ -13,6 +13,7 @@ export VIDPIPE_CLIPS=$PWD/.device/clips     # HEVC clips pack.sh made (no HEVC e
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 status=0
+mode() { [[ ",$what," == *",$1,"* ]]; }  # one of the comma-separated modes asked for
 megamind4k() {  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has no pad filter.
   [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
@@ -27,13 +28,13 @@ vp_transcode="$vp --set input.loop=true --set input.max_frames=600 --set reader.
   --set sink.path=/tmp/vp-enc.mp4"
 ffmpeg_transcode="ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an
   -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4"
-if [[ $what == all || $what == *tests* ]]; then
+if mode all || mode tests; then
   .device/bin/vidpipe_tests 2>&1 | tee "$OUT/unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
   .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/e2e.log" | head -80
 fi
-if [[ $what == all || $what == soak ]]; then
+if mode all || mode soak; then
   # Issue 6: 100,000 frames through the async pipeline (inference on), memory after warm-up vs end;
   # and a GPU out-of-memory run that must end in one clear message, exit code 4.
   ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=640:360 -c:v libx264 -preset veryfast \
@@ -49,7 +50,7 @@ for m in j['memory']['samples']: print('  after %7d frames: rss %.1f MiB, device
     --set copy.streams=32 --set copy.batch_size=64 > $OUT/oom.txt 2>&1; echo "oom exit code $?" >> $OUT/oom.txt
   grep -v "^\[" $OUT/oom.txt
 fi
-if [[ $what == all || $what == tools ]]; then
+if mode all || mode tools; then
   # Issue 4: vidpipe bench (inference on) on the 4K Megamind clip, copybench, a trace and its timeline.
   megamind4k
   $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=540 \
@@ -61,7 +62,7 @@ if [[ $what == all || $what == tools ]]; then
   $VIDPIPE_BIN trace-png --trace /tmp/trace.json --png $OUT/trace.png --start 0.25 --window 40
   xz -9 -c /tmp/trace.json > $OUT/trace.json.xz
 fi
-if [[ $what == all || $what == *sanitize* ]]; then
+if mode all || mode sanitize; then
   # Issue 6: compute-sanitizer over the GPU tests (the device build has -lineinfo, so a
   # report names the source line). The fault test traps on purpose: left out.
   gpu_tests=${SANITIZE_FILTER:-'*Gpu*:Modes/*'}
@@ -71,30 +72,30 @@ if [[ $what == all || $what == *sanitize* ]]; then
     --gtest_filter='FaceLayersGpu.*:FaceNetGpu.*:ExecutorGpu*:NvdecGpu.*' > "$OUT/racecheck.log" 2>&1
   echo "racecheck exit $?"; grep -E "RACECHECK SUMMARY|Race reported|at .*\.cu:[0-9]+|tests? ran" "$OUT/racecheck.log" | head -20
 fi
-if [[ $what == inputs ]]; then
+if mode inputs; then
   # Issue 5: 1..7 concurrent 4K inputs, CPU decode vs NVDEC, face detection on.
   megamind4k
   python3 scripts/device/bench_core.py --suite inputs --inputs "${BENCH_INPUTS:-1,2,4,7}" --bin "$VIDPIPE_BIN" \
     --clip /tmp/megamind4k.mp4 --frames "${BENCH_FRAMES:-150}" --loops 1 --out "$OUT" | tee "$OUT/bench-inputs.md"
 fi
-if [[ $what == all || $what == bench || $what == infer ]]; then
+if mode all || mode bench || mode infer; then
   megamind4k
   python3 scripts/device/bench_core.py --suite infer --bin "$VIDPIPE_BIN" --clip /tmp/megamind4k.mp4 --frames 270 \
     --loops 2 --out "$OUT" | tee "$OUT/bench-infer.md"
 fi
-if [[ $what == all || $what == bench ]]; then
+if mode all || mode bench; then
   clip=/tmp/in4k.mp4
   ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=3840x2160:rate=30 -vf noise=alls=20:allf=t -frames:v 300 \
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 $clip
   python3 scripts/device/bench_core.py --bin "$VIDPIPE_BIN" --clip $clip --frames 300 --out "$OUT" \
     ${BENCH_THREADS:+--threads $BENCH_THREADS} | tee "$OUT/bench.md"
 fi
-if [[ $what == *formats* ]]; then
+if mode formats; then
   # Issue 12: 4K 10-bit and 4:4:4 against the same picture in 8-bit 4:2:0, async with inference
   # on, beside ffmpeg's decode-only rate for each clip; one table (formats.md).
   bash scripts/device/formats-bench.sh "$VIDPIPE_BIN" "$OUT/formats.md"
 fi
-if [[ $what == *encode* ]]; then
+if mode encode; then
   # Issue 11: 4K in, 4K and 1080p out through libx264 (inference on), CPU decoder and NVDEC:
   # with NVDEC the encoder has every core to itself. "preload" takes the decoder off the path
   # (the clip's 90 frames decoded once, then replayed): what libx264 alone reaches at each size.
@@ -120,7 +121,7 @@ print('  $decoder decoder: 1080p out / 4K out = %.2fx' % (b['fps'] / a['fps']))"
     echo "  ffmpeg $dec decode-only 600 frames: $rtime"
   done
 fi
-if [[ $what == *peers* ]]; then
+if mode peers; then
   # Issue 16: vidpipe beside the PyTorch peer (scripts/device/peer_torch.py) and ffmpeg's own
   # transcode, one table (peers.md). Every figure from this one call.
   megamind4k
@@ -157,7 +158,7 @@ if [[ $what == *peers* ]]; then
     || { status=1; tail -5 $OUT/peer-torch.log; }
   [ -s $OUT/peer-torch.json ] && python3 scripts/device/peers_table.py $OUT | tee $OUT/peers.md
 fi
-if [[ $what == *startup* ]]; then
+if mode startup; then
   # Issue 16: where the file-to-file job's start and end go (the report's startup/shutdown
   # figures) beside ffmpeg's transcode, taken in turn, and the whole process's wall time.
   variant() {  # name, command...: its summary's fps, start-up and end lines, and its wall time
@@ -174,7 +175,7 @@ if [[ $what == *startup* ]]; then
   variant null-sink $vp_transcode --set sink.kind=null
   variant version $VIDPIPE_BIN --version
 fi
-if [[ $what == mutants ]]; then
+if mode mutants; then
   # The GPU mutants (scripts/device/pack-mutants.sh): each must fail a GPU test.
   for dir in .device/mutants/*/; do
     name=$(basename "$dir")
@@ -188,7 +189,7 @@ if [[ $what == mutants ]]; then
     fi
   done
 fi
-if [[ $what == ladder ]]; then
+if mode ladder; then
   # Issue 11: the bench ladder on the bundled clip (carried as assets/sample-4k.mp4), decoded
   # and preloaded, each with the limits measured first (the brief at its end is what
   # scripts/demo.sh prints; DEMO=1 also runs scripts/demo-compare.sh itself); then 4K in, 4K
