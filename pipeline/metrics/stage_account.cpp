@@ -67,7 +67,7 @@ Bottleneck streams_bound(const StageShares& s, const RunShape& shape) {
                       "(H2D {}, kernels {}, D2H {}); a stream's copies and kernels take turns, and the submit "
                       "thread waited on them {}",
                       shape.streams, shape.streams == 1 ? "" : "s", pct(s.gpu_busy), pct(s.upload.busy),
-                      pct(s.compute.busy), pct(s.download.busy), pct(s.submit.blocked)),
+                      pct(s.compute.busy), pct(s.download.busy), pct(s.copy_wait + s.compute_wait)),
           "copy.streams (frames in flight at once: one's copies beside another's kernels), copy.batch_size"};
 }
 
@@ -84,7 +84,7 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
                         shape.sink.empty() ? "" : " (" + shape.sink + ")", pct(s.sink.busy), device, pct(s.gpu_busy)),
             sink_lift};
   if (s.submit.starved >= often && s.decode.blocked * 4 <= s.submit.starved) return decode_bound(s, shape, device);
-  if (shape.on_gpu && shape.pinned && s.gpu_busy >= mostly && s.submit.blocked >= often &&
+  if (shape.on_gpu && shape.pinned && s.gpu_busy >= mostly && s.copy_wait + s.compute_wait >= often &&
       std::max({s.upload.busy, s.compute.busy, s.download.busy}) < engine_near_full)
     return streams_bound(s, shape);
   if (s.copy_wait >= often && s.copy_wait >= s.compute_wait)
