@@ -71,6 +71,24 @@ Bottleneck streams_bound(const StageShares& s, const RunShape& shape) {
           "copy.streams (frames in flight at once: one's copies beside another's kernels), copy.batch_size"};
 }
 
+// What lifts a copy bound depends on how far the copies already go: pageable memory stages
+// every copy through the driver; pinned copies with an engine near full have the link to
+// themselves, and only fewer bytes a frame are left to win.
+Bottleneck copy_bound(const StageShares& s, const RunShape& shape) {
+  const bool link_full = shape.pinned && std::max(s.upload.busy, s.download.busy) >= engine_near_full;
+  std::string evidence = fmt::format("bound by copies: the submit thread was blocked on copies {} of the time (H2D "
+                                     "{:.1f} GB/s); the readers were blocked {}",
+                                     pct(s.copy_wait), shape.h2d_gbps, pct(s.decode.blocked));
+  if (shape.on_gpu)
+    evidence += fmt::format("; the copy engines were busy H2D {}, D2H {}", pct(s.upload.busy), pct(s.download.busy));
+  const char* lift = !shape.pinned ? "copy.memory: pinned (DMA straight from the frame buffers), copy.streams, "
+                                     "copy.batch_size"
+                     : link_full   ? "the link is near full: only fewer bytes a frame lift it, sink.width/sink.height "
+                                     "(scaled on the GPU before the download)"
+                                   : "copy.streams, copy.batch_size";
+  return {"copy", evidence, lift};
+}
+
 }  // namespace
 
 Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
@@ -87,12 +105,7 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
   if (shape.on_gpu && shape.pinned && s.gpu_busy >= mostly && s.copy_wait + s.compute_wait >= often &&
       std::max({s.upload.busy, s.compute.busy, s.download.busy}) < engine_near_full)
     return streams_bound(s, shape);
-  if (s.copy_wait >= often && s.copy_wait >= s.compute_wait)
-    return {"copy",
-            fmt::format("bound by copies: the submit thread was blocked on copies {} of the time (H2D {:.1f} GB/s); "
-                        "the readers were blocked {}",
-                        pct(s.copy_wait), shape.h2d_gbps, pct(s.decode.blocked)),
-            "copy.memory: pinned, copy.streams, copy.batch_size"};
+  if (s.copy_wait >= often && s.copy_wait >= s.compute_wait) return copy_bound(s, shape);
   if (s.gpu_busy >= mostly || s.compute_wait >= often)
     return {"compute",
             fmt::format("bound by compute: {} busy {} of the time and the submit thread waited on kernels {}",

@@ -6,6 +6,10 @@
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
+# A call without the carried assets would spend its whole time limit on failing tests.
+for need in .device/bin/vidpipe assets/models/tiny_face_detector assets/sample-4k.mp4; do
+  [ -e "$need" ] || { echo "run-on-device: $need is missing: carry .device, assets/models and assets/sample-4k.mp4 (scripts/setup.sh and scripts/device/pack.sh make them)" >&2; exit 2; }
+done
 mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .device/runtime-bundle.tar.xz && cp -a .device/lib/. /tmp/rt/lib/
 export LD_LIBRARY_PATH=/tmp/rt/lib PATH=/tmp/rt/bin:$PATH VIDPIPE_SOURCE_DIR=$PWD VIDPIPE_BIN=$PWD/.device/bin/vidpipe
 export VIDPIPE_TEST_DATA=$PWD/.device/data  # opencv-doc's images (the GPU machine has no opencv-doc)

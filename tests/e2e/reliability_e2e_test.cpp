@@ -254,18 +254,20 @@ void interrupt_run(int signal_number) {
     _exit(127);
   }
   // Signal once frames have reached the sink (the live line counts them), so the signal
-  // lands mid-run however fast the build is.
+  // lands mid-run however fast the build is. A run that ends before then (a missing model)
+  // fails the test at once rather than after the whole wait.
   const std::regex frames_out(R"(frames +[1-9][0-9]* \|)");
+  int status = 0;
+  bool ended_early = false;
   const bool running = test::wait_until(
       [&] {
-        std::ifstream in(log);
-        const std::string text((std::istreambuf_iterator<char>(in)), {});
-        return std::regex_search(text, frames_out);
+        ended_early = waitpid(child, &status, WNOHANG) == child;
+        return ended_early || std::regex_search(test::read_text(log), frames_out);
       },
       300s);
+  ASSERT_FALSE(ended_early) << "vidpipe ended before it was signalled: " << test::read_text(log);
   kill(child, signal_number);
   ASSERT_TRUE(running) << "no frame reached the sink within 300 s";
-  int status = 0;
   waitpid(child, &status, 0);
   ASSERT_TRUE(WIFEXITED(status));
   EXPECT_EQ(WEXITSTATUS(status), 130);

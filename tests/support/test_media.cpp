@@ -85,6 +85,11 @@ std::vector<std::uint8_t> first_frame_rgb(const std::string& path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 std::vector<double> frame_times(const std::string& path) {
   std::vector<double> times;
   for (std::string line : ffprobe_lines("-select_streams v:0 -show_entries frame=pts_time -of csv=p=0", path)) {

@@ -149,6 +149,24 @@ TEST(Bottleneck, TooFewStreamsAreNamedWithTheEnginesShares) {
   EXPECT_EQ(run(copies_first, false, false, false).bottleneck.stage, "copy");
 }
 
+// The lift follows what the copies already do: pageable gets pinned; pinned with an engine
+// near full (the H200's x4 rungs: H2D 99%) has only fewer bytes a frame left.
+TEST(Bottleneck, ACopyBoundNamesWhatIsLeftToLiftIt) {
+  const Timeline pageable = timeline_of("copy_bound");
+  EXPECT_EQ(run(pageable, false, false, false).bottleneck.lift.rfind("copy.memory: pinned", 0), 0u);
+  const Summary pinned = run(pageable);
+  EXPECT_EQ(pinned.bottleneck.lift.rfind("copy.streams", 0), 0u) << pinned.bottleneck.lift;
+  Timeline link_full = pageable;
+  link_full.gpu_busy = 0.99;
+  link_full.upload_part = 0.85;
+  link_full.compute_part = 0.1;
+  const Summary full = run(link_full);
+  ASSERT_EQ(full.bottleneck.stage, "copy") << full.bottleneck.evidence;
+  EXPECT_NE(full.bottleneck.evidence.find("H2D 84%"), std::string::npos) << full.bottleneck.evidence;
+  EXPECT_NE(full.bottleneck.lift.find("sink.width"), std::string::npos) << full.bottleneck.lift;
+  EXPECT_EQ(full.bottleneck.lift.find("copy.memory"), std::string::npos) << full.bottleneck.lift;
+}
+
 // Decoders and GPU side waiting on each other alike: neither is called the bound by decode.
 TEST(Bottleneck, ABalancedRunIsNotDecodeBound) {
   Timeline t = timeline_of("decode_bound_in_bursts");
