@@ -203,7 +203,8 @@ void RunMetrics::add_frame_figures(Summary& s, std::int64_t first, double lo, do
   }
   RunShape shape = shape_;
   shape.fps = s.fps;
-  shape.h2d_gbps = s.h2d_gbps;
+  shape.h2d_carried_gbps = s.h2d_bytes_per_frame * s.fps / 1e9;
+  shape.d2h_carried_gbps = s.d2h_bytes_per_frame * s.fps / 1e9;
   s.bottleneck = judge_bottleneck(s.shares, shape);
 }
 

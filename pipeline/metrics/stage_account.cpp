@@ -76,9 +76,10 @@ Bottleneck streams_bound(const StageShares& s, const RunShape& shape) {
 // themselves, and only fewer bytes a frame are left to win.
 Bottleneck copy_bound(const StageShares& s, const RunShape& shape) {
   const bool link_full = shape.pinned && std::max(s.upload.busy, s.download.busy) >= engine_near_full;
-  std::string evidence = fmt::format("bound by copies: the submit thread was blocked on copies {} of the time (H2D "
-                                     "{:.1f} GB/s); the readers were blocked {}",
-                                     pct(s.copy_wait), shape.h2d_gbps, pct(s.decode.blocked));
+  std::string evidence = fmt::format("bound by copies: the submit thread was blocked on copies {} of the time "
+                                     "({:.1f} GB/s up, {:.1f} GB/s down); the readers were blocked {}",
+                                     pct(s.copy_wait), shape.h2d_carried_gbps, shape.d2h_carried_gbps,
+                                     pct(s.decode.blocked));
   if (shape.on_gpu)
     evidence += fmt::format("; the copy engines were busy H2D {}, D2H {}", pct(s.upload.busy), pct(s.download.busy));
   const char* lift = !shape.pinned ? "copy.memory: pinned (DMA straight from the frame buffers), copy.streams, "

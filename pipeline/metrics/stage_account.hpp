@@ -32,7 +32,10 @@ struct RunShape {
   bool on_gpu = true;       // the stage runs on a CUDA device (else the CPU twins)
   int decoder_threads = 1;  // across all inputs
   double fps = 0;
-  double h2d_gbps = 0;
+  // What the copies carried over the window (bytes a frame x fps, 10^9 bytes a second): with
+  // several streams a copy queues behind another's on the engine, so a copy's own rate
+  // (the report's h2d_GB_per_s) reads low just when the link is full.
+  double h2d_carried_gbps = 0, d2h_carried_gbps = 0;
   std::string sink;  // what the (first) sink does, e.g. "encode libx264 veryfast, 3840x2160 -> out.mp4"
   // Every input decodes on NVDEC: decoder_threads then counts its sessions (one parsing
   // thread each), and what lifts a decode bound is more sessions, not more threads.

@@ -13,6 +13,7 @@ namespace {
 
 constexpr int frames = 200;
 constexpr double period = 0.01;  // one frame out every 10 ms
+constexpr std::size_t frame_bytes = 12'441'600;  // 4K NV12 each way: 1.24 GB/s at 100 fps
 
 // Fractions of each frame period that the stages spend in each state.
 struct Timeline {
@@ -50,6 +51,7 @@ Summary run(const Timeline& t, bool sync = false, bool nvdec = false, bool pinne
     r.h2d_ms = t.upload_part * t.gpu_busy * period * 1e3;
     r.compute_ms = t.compute_part * t.gpu_busy * period * 1e3;
     r.d2h_ms = (1 - t.upload_part - t.compute_part) * t.gpu_busy * period * 1e3;
+    r.h2d_bytes = r.d2h_bytes = frame_bytes;
     r.decoded_at = at;
     r.sink_at = at + period;
     m.add_frame(r);
@@ -163,6 +165,9 @@ TEST(Bottleneck, ACopyBoundNamesWhatIsLeftToLiftIt) {
   const Summary full = run(link_full);
   ASSERT_EQ(full.bottleneck.stage, "copy") << full.bottleneck.evidence;
   EXPECT_NE(full.bottleneck.evidence.find("H2D 84%"), std::string::npos) << full.bottleneck.evidence;
+  // What the link carried over the window, not a copy's own rate (which queueing lowers).
+  EXPECT_NE(full.bottleneck.evidence.find("1.2 GB/s up, 1.2 GB/s down"), std::string::npos)
+      << full.bottleneck.evidence;
   EXPECT_NE(full.bottleneck.lift.find("sink.width"), std::string::npos) << full.bottleneck.lift;
   EXPECT_EQ(full.bottleneck.lift.find("copy.memory"), std::string::npos) << full.bottleneck.lift;
 }
