@@ -75,7 +75,7 @@ Bottleneck streams_bound(const StageShares& s, const RunShape& shape) {
 // every copy through the driver; pinned copies with an engine near full have the link to
 // themselves, and only fewer bytes a frame are left to win.
 Bottleneck copy_bound(const StageShares& s, const RunShape& shape) {
-  const bool link_full = shape.pinned && std::max(s.upload.busy, s.download.busy) >= engine_near_full;
+  const bool engine_full = std::max(s.upload.busy, s.download.busy) >= engine_near_full;
   std::string evidence = fmt::format("bound by copies: the submit thread was blocked on copies {} of the time "
                                      "({:.1f} GB/s up, {:.1f} GB/s down); the readers were blocked {}",
                                      pct(s.copy_wait), shape.h2d_carried_gbps, shape.d2h_carried_gbps,
@@ -84,7 +84,7 @@ Bottleneck copy_bound(const StageShares& s, const RunShape& shape) {
     evidence += fmt::format("; the copy engines were busy H2D {}, D2H {}", pct(s.upload.busy), pct(s.download.busy));
   const char* lift = !shape.pinned ? "copy.memory: pinned (DMA straight from the frame buffers), copy.streams, "
                                      "copy.batch_size"
-                     : link_full   ? "the link is near full: only fewer bytes a frame lift it, sink.width/sink.height "
+                     : engine_full ? "the link is near full: only fewer bytes a frame lift it, sink.width/sink.height "
                                      "(scaled on the GPU before the download)"
                                    : "copy.streams, copy.batch_size";
   return {"copy", evidence, lift};

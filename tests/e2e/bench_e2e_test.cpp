@@ -233,8 +233,7 @@ TEST(CopyBenchE2E, WithoutMatplotlibTheJsonAndTableStillCome) {
                               test::vidpipe_command_line("copybench --cpu --sizes 64K 1M --streams 1 --repeats 1 "
                                                          "--json " + dir + "/plain.json --chart " + dir + "/plain.png");
   const int code = test::run_command(command + " > " + dir + "/plain.log 2>&1");
-  std::ifstream in(dir + "/plain.log");
-  const std::string output((std::istreambuf_iterator<char>(in)), {});
+  const std::string output = test::file_bytes(dir + "/plain.log");
   EXPECT_EQ(code, 0) << output;
   EXPECT_NE(output.find("no chart: " + python + " has no matplotlib"), std::string::npos) << output;
   EXPECT_NE(output.find("the figures are in " + dir + "/plain.json"), std::string::npos) << output;

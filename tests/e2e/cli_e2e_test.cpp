@@ -112,12 +112,8 @@ TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
   std::filesystem::create_directories(dir);
   const std::string base = test::vidpipe_command_line("run --input " + clip + " --set device=cpu --set "
                                                       "gpu.inference=false --set sink.kind=null --report ''");
-  auto read = [](const std::string& path) {
-    std::ifstream in(path);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-  };
   ASSERT_EQ(test::run_command(base + " > " + dir + "/out.txt 2> " + dir + "/err.txt"), 0);
-  const std::string out = read(dir + "/out.txt");
+  const std::string out = test::file_bytes(dir + "/out.txt");
   EXPECT_NE(out.find("fps"), std::string::npos) << out;
   EXPECT_NE(out.find("face detection off (gpu.inference: false)"), std::string::npos) << out;
   EXPECT_EQ(out.find(" info "), std::string::npos) << "log lines on stdout:\n" << out;
@@ -126,13 +122,13 @@ TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
   EXPECT_EQ(out.find("H2D"), std::string::npos) << out;
   // 5 frames are fewer than the warm-up: the summary says its figures mean little.
   EXPECT_NE(out.find("not meaningful"), std::string::npos) << out;
-  EXPECT_NE(read(dir + "/err.txt").find(" info "), std::string::npos);
+  EXPECT_NE(test::file_bytes(dir + "/err.txt").find(" info "), std::string::npos);
   ASSERT_EQ(test::run_command(base + " --json > " + dir + "/json.txt 2> " + dir + "/json-err.txt"), 0);
-  const nlohmann::json report = nlohmann::json::parse(read(dir + "/json.txt"));
+  const nlohmann::json report = nlohmann::json::parse(test::file_bytes(dir + "/json.txt"));
   EXPECT_EQ(report.at("schema_version"), 2);
   EXPECT_EQ(report.at("vidpipe_version").get<std::string>().rfind("0.", 0), 0u) << report.at("vidpipe_version");
   EXPECT_EQ(report.at("frames"), 5);
-  EXPECT_NE(read(dir + "/json-err.txt").find("fps"), std::string::npos) << "the summary went missing";
+  EXPECT_NE(test::file_bytes(dir + "/json-err.txt").find("fps"), std::string::npos) << "the summary went missing";
 }
 
 // On a terminal 80 columns wide (a pseudo-terminal made by script(1)), no progress line
@@ -148,8 +144,7 @@ TEST(CliE2E, TheProgressLineFitsTheTerminalAndEndsAtAHundredPercent) {
                                                      "gpu.inference=false --set sink.kind=null --report '' "
                                                      "--set input.realtime=true");
   ASSERT_EQ(test::run_command("script -qec \"stty cols 80; " + run + "\" " + dir + "/tty.txt > /dev/null"), 0);
-  std::ifstream in(dir + "/tty.txt");
-  const std::string tty((std::istreambuf_iterator<char>(in)), {});
+  const std::string tty = test::file_bytes(dir + "/tty.txt");
   const std::regex progress("^\\[[#.]+\\] [0-9]+/[0-9]+ ");  // not the logs' "[21:19:08.6] info"
   std::size_t progress_lines = 0, longest = 0;
   std::string last;

@@ -51,12 +51,12 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   std::string number;
   test::wait_until(
       [&] {
-        number = test::read_text(display_file);
+        number = test::file_bytes(display_file);
         while (!number.empty() && (number.back() == '\n' || number.back() == ' ')) number.pop_back();
         return !number.empty();
       },
       10s);
-  ASSERT_FALSE(number.empty()) << "Xvfb never said which display it serves: " << test::read_text(dir + "/xvfb.log");
+  ASSERT_FALSE(number.empty()) << "Xvfb never said which display it serves: " << test::file_bytes(dir + "/xvfb.log");
   const std::string d = ":" + number;
   // A client's round trip before vidpipe starts: a server that took the number but does
   // not answer is named here, not mistaken for vidpipe failing to open its window.
@@ -64,7 +64,7 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
     return test::run_command("DISPLAY=" + d + " xdotool getdisplaygeometry >/dev/null 2>&1") == 0;
   };
   ASSERT_TRUE(test::wait_until(server_answers, 10s))
-      << "Xvfb on " << d << " does not answer a client: " << test::read_text(dir + "/xvfb.log");
+      << "Xvfb on " << d << " does not answer a client: " << test::file_bytes(dir + "/xvfb.log");
 
   const std::string report = dir + "/display.json";
   std::filesystem::remove(report);
@@ -77,23 +77,23 @@ TEST(DisplayE2E, WindowShowsFramesAndHudAndKeysWork) {
   const std::string xdo = "DISPLAY=" + d + " xdotool search --name 'vidpipe: '";
   ASSERT_TRUE(test::wait_until([&] { return test::run_command(xdo + " >/dev/null 2>&1") == 0; }, 30s))
       << "no vidpipe window on " << d << " (Xvfb " << (server_answers() ? "answers" : "does not answer")
-      << "):\n" << test::read_text(dir + "/display.log") << "\nXvfb's log:\n" << test::read_text(dir + "/xvfb.log");
+      << "):\n" << test::file_bytes(dir + "/display.log") << "\nXvfb's log:\n" << test::file_bytes(dir + "/xvfb.log");
   // The HUD's fps is first drawn after the first live line (one second of frames).
-  ASSERT_TRUE(test::wait_until([&] { return live_lines(test::read_text(dir + "/display.log")) >= 2; }, 60s))
-      << test::read_text(dir + "/display.log");
+  ASSERT_TRUE(test::wait_until([&] { return live_lines(test::file_bytes(dir + "/display.log")) >= 2; }, 60s))
+      << test::file_bytes(dir + "/display.log");
   const std::string shot = dir + "/display-shot.png";
   ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f x11grab -video_size 1280x800 -i " + d +
                               " -frames:v 1 " + shot),
             0);
   ASSERT_EQ(test::run_command(xdo + " windowfocus --sync key s"), 0);
   // Frames after the switch: two more live lines, each a second of them.
-  const int lines_at_switch = live_lines(test::read_text(dir + "/display.log"));
-  const auto lines_now = [&] { return live_lines(test::read_text(dir + "/display.log")); };
+  const int lines_at_switch = live_lines(test::file_bytes(dir + "/display.log"));
+  const auto lines_now = [&] { return live_lines(test::file_bytes(dir + "/display.log")); };
   ASSERT_TRUE(test::wait_until([&] { return lines_now() >= lines_at_switch + 2; }, 60s))
-      << test::read_text(dir + "/display.log");
+      << test::file_bytes(dir + "/display.log");
   ASSERT_EQ(test::run_command(xdo + " windowfocus --sync key q"), 0);
   const std::optional<int> code = run.wait(15s);
-  const std::string log = test::read_text(dir + "/display.log");
+  const std::string log = test::file_bytes(dir + "/display.log");
   ASSERT_TRUE(code.has_value()) << "q did not end the run:\n" << log;
   EXPECT_EQ(*code, 0) << log;
   ASSERT_TRUE(std::filesystem::exists(report)) << log;

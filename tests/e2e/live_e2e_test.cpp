@@ -36,11 +36,6 @@ std::string sender(const std::string& clip, const std::string& url, int frames =
          " -c copy -f mpegts '" + url + "'";
 }
 
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  return std::string((std::istreambuf_iterator<char>(in)), {});
-}
-
 struct LiveRun {
   int code;
   std::string log;
@@ -67,7 +62,7 @@ LiveRun receive(const std::string& name, const std::string& url, const std::stri
   Background playing(send, scratch(name + "-sender.log"));
   // Only a hang takes this long; a sanitiser build runs the CPU detector ~10x slower.
   const std::optional<int> code = receiver.wait(300s);
-  LiveRun r{code.value_or(-1), slurp(scratch(name + ".log")), nullptr};
+  LiveRun r{code.value_or(-1), test::file_bytes(scratch(name + ".log")), nullptr};
   if (std::filesystem::exists(report)) r.report = read_json(report);
   return r;
 }
@@ -196,10 +191,7 @@ void expect_one_signal_ends_it(const std::string& name, const std::string& url, 
   Background run("exec " + test::vidpipe_command_line("run --input '" + url + "' --set device=cpu --set metrics.report= " +
                                             "--set sink.path=" + scratch(name + ".mp4") + " " + sets),
                  log);
-  auto text = [&] {
-    std::ifstream in(log);
-    return std::string((std::istreambuf_iterator<char>(in)), {});
-  };
+  auto text = [&] { return test::file_bytes(log); };
   ASSERT_TRUE(test::wait_until([&] { return waiting(text()); }, 60s)) << text();
   run.send(SIGTERM);
   const std::optional<int> code = run.wait(20s);
@@ -230,12 +222,12 @@ TEST(LiveE2E, StreamSinkSendsMpegTsAViewerCanRecord) {
   Background viewer("ffmpeg -hide_banner -loglevel error -y -i 'tcp://127.0.0.1:" + std::to_string(port) +
                         "?listen=1' -c copy " + recorded,
                     scratch("viewer.log"));
-  ASSERT_TRUE(test::wait_until([&] { return test::tcp_listening(port); }, 10s)) << slurp(scratch("viewer.log"));
+  ASSERT_TRUE(test::wait_until([&] { return test::tcp_listening(port); }, 10s)) << test::file_bytes(scratch("viewer.log"));
   const auto r = vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
                          "--set sink.kind=stream --set sink.path=tcp://127.0.0.1:" + std::to_string(port));
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_NE(r.output.find("stream mpegts"), std::string::npos) << r.output;
-  ASSERT_EQ(viewer.wait(20s).value_or(-1), 0) << slurp(scratch("viewer.log"));
+  ASSERT_EQ(viewer.wait(20s).value_or(-1), 0) << test::file_bytes(scratch("viewer.log"));
   const test::DecodedVideo source = test::decode_all(clip), got = test::decode_all(recorded);
   ASSERT_EQ(got.frames.size(), 60u);
   EXPECT_EQ(got.width, 320);
@@ -254,7 +246,7 @@ TEST(LiveE2E, StreamSinkOverUdpReachesAListeningViewer) {
                         std::to_string(port) + "' -c copy " + recorded,
                     scratch("viewer-udp.log"));
   // UDP has no handshake: the viewer must be bound first.
-  ASSERT_TRUE(test::wait_until([&] { return test::udp_bound(port); }, 10s)) << slurp(scratch("viewer-udp.log"));
+  ASSERT_TRUE(test::wait_until([&] { return test::udp_bound(port); }, 10s)) << test::file_bytes(scratch("viewer-udp.log"));
   // A paced file is live (input.drop applies): drop none, so a slow build sends every frame.
   const auto r = vidpipe("run --input " + clip + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
                          "--set input.realtime=true --set input.drop=none --set sink.kind=stream "
@@ -263,7 +255,7 @@ TEST(LiveE2E, StreamSinkOverUdpReachesAListeningViewer) {
   ASSERT_EQ(r.code, 0) << r.output;
   viewer.wait(20s);
   const test::DecodedVideo source = test::decode_all(clip), got = test::decode_all(recorded);
-  ASSERT_EQ(got.frames.size(), 60u) << slurp(scratch("viewer-udp.log"));
+  ASSERT_EQ(got.frames.size(), 60u) << test::file_bytes(scratch("viewer-udp.log"));
   for (std::size_t i = 0; i < got.frames.size(); i += 10)
     EXPECT_GT(test::psnr(source.frames[i], got.frames[i]), 30.0) << "frame " << i;
 }
@@ -278,13 +270,13 @@ TEST(LiveE2E, RtspCameraStreamArrivesWhole) {
   Background server("/usr/bin/python3 " + test::source_dir() + "/tests/support/rtsp_server.py " + clip + " " +
                         std::to_string(port),
                     scratch("rtsp-server.log"));
-  ASSERT_TRUE(test::wait_until([&] { return test::tcp_listening(port); }, 10s)) << slurp(scratch("rtsp-server.log"));
+  ASSERT_TRUE(test::wait_until([&] { return test::tcp_listening(port); }, 10s)) << test::file_bytes(scratch("rtsp-server.log"));
   const std::string url = "rtsp://127.0.0.1:" + std::to_string(port) + "/live";
   const std::string out = scratch("rtsp-out.mp4"), report = scratch("rtsp.json");
   const auto r = vidpipe("run --input " + url + " --set device=cpu --set gpu.inference=false --set overlay.hud=false "
                          "--set input.drop=none --set input.max_frames=60 --set metrics.live=false --set sink.path=" +
                          out + " --report " + report);
-  ASSERT_EQ(r.code, 0) << r.output << slurp(scratch("rtsp-server.log"));
+  ASSERT_EQ(r.code, 0) << r.output << test::file_bytes(scratch("rtsp-server.log"));
   const auto j = read_json(report);
   EXPECT_EQ(j.at("frames"), 60);
   EXPECT_EQ(j.at("inputs").at(0).at("live"), true);

@@ -22,7 +22,7 @@ TEST(OutputSafetyE2E, AnOutputThatIsAnInputIsRefusedAndTheInputUntouched) {
   std::filesystem::copy_file(clip(), input, std::filesystem::copy_options::overwrite_existing);
   std::filesystem::remove(dir + "/link.mp4");
   std::filesystem::create_symlink(input, dir + "/link.mp4");
-  const std::string original = test::read_text(input);
+  const std::string original = test::file_bytes(input);
   const std::string base = "--input " + input + " --set device=cpu --set gpu.inference=false ";
   for (const auto& [key, args] : std::vector<std::pair<std::string, std::string>>{
            {"sink.path", "run " + base + "--set sink.path=" + dir + "/./same.mp4 --set metrics.report="},
@@ -36,7 +36,7 @@ TEST(OutputSafetyE2E, AnOutputThatIsAnInputIsRefusedAndTheInputUntouched) {
     EXPECT_EQ(r.code, 2) << key << "\n" << r.output;
     EXPECT_NE(r.output.find(key + ": '"), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("is the input '" + input + "' itself"), std::string::npos) << r.output;
-    EXPECT_EQ(test::read_text(input), original) << key << ": the input was touched";
+    EXPECT_EQ(test::file_bytes(input), original) << key << ": the input was touched";
     EXPECT_FALSE(test::temporary_left(input)) << key;
   }
 }
@@ -53,14 +53,14 @@ TEST(OutputSafetyE2E, TwoRunsOnOneOutputDoNotMixAndALeftoverIsNotTaken) {
   ASSERT_EQ(test::run_command("(" + run + " > " + dir + "/a.log 2>&1; echo $? > " + dir + "/a.rc) & (" + run + " > " +
                               dir + "/b.log 2>&1; echo $? > " + dir + "/b.rc) & wait"),
             0);
-  EXPECT_EQ(test::read_text(dir + "/a.rc"), "0\n") << test::read_text(dir + "/a.log");
-  EXPECT_EQ(test::read_text(dir + "/b.rc"), "0\n") << test::read_text(dir + "/b.log");
+  EXPECT_EQ(test::file_bytes(dir + "/a.rc"), "0\n") << test::file_bytes(dir + "/a.log");
+  EXPECT_EQ(test::file_bytes(dir + "/b.rc"), "0\n") << test::file_bytes(dir + "/b.log");
   // One run's whole video, not a mix: every frame decodes and matches the source.
   const test::DecodedVideo source = test::decode_all(clip()), got = test::decode_all(out);
   ASSERT_EQ(got.frames.size(), source.frames.size());
   for (std::size_t i = 0; i < got.frames.size(); ++i) EXPECT_GT(test::psnr(got.frames[i], source.frames[i]), 30.0) << i;
-  EXPECT_EQ(test::read_text(out + ".part"), "stale");
-  EXPECT_EQ(test::read_text(out + ".999999999.part"), "stale");
+  EXPECT_EQ(test::file_bytes(out + ".part"), "stale");
+  EXPECT_EQ(test::file_bytes(out + ".999999999.part"), "stale");
   std::filesystem::remove(out + ".part");
   std::filesystem::remove(out + ".999999999.part");
   EXPECT_FALSE(test::temporary_left(out)) << "a run left its temporary file";
@@ -78,7 +78,7 @@ TEST(OutputSafetyE2E, AClosedPipeDoesNotLoseTheOutput) {
   ASSERT_EQ(test::run_command("bash -c '" + run + " 2>&1 | head -n 1 > /dev/null; echo ${PIPESTATUS[0]} > " + dir +
                               "/rc'"),
             0);
-  EXPECT_EQ(test::read_text(dir + "/rc"), "0\n");
+  EXPECT_EQ(test::file_bytes(dir + "/rc"), "0\n");
   EXPECT_EQ(test::decode_all(out).frames.size(), 20u);
   EXPECT_EQ(test::read_json(report).at("frames"), 20);
   EXPECT_FALSE(test::temporary_left(out));
@@ -97,7 +97,7 @@ TEST(OutputSafetyE2E, AWriteErrorNamesTheFileAndLeavesNothingHalfWritten) {
                                                      "false --set sink.crf=0 --report " + report + " --set sink.path=" + out);
   // 96 KiB: the report fits, the lossless video does not.
   const int code = test::run_command("bash -c 'ulimit -f 96; " + run + "' > " + log + " 2>&1");
-  const std::string said = test::read_text(log);
+  const std::string said = test::file_bytes(log);
   EXPECT_EQ(code, 3) << said;
   EXPECT_NE(said.find("'" + out + "': cannot write '" + out + "."), std::string::npos) << said;
   EXPECT_NE(said.find("File too large"), std::string::npos) << said;

@@ -212,8 +212,7 @@ TEST(ReliabilityE2E, TruncatedStreamDecodesWhatIsThere) {
 
 TEST(ReliabilityE2E, BitFlippedStreamNeverCrashes) {
   const std::string ts = test::make_clip("flip-src.ts", 320, 240, 60, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
-  std::ifstream in(ts, std::ios::binary);
-  std::string bytes((std::istreambuf_iterator<char>(in)), {});
+  std::string bytes = test::file_bytes(ts);
   std::mt19937 rng(7);
   for (int i = 0; i < 400; ++i) bytes[2000 + rng() % (bytes.size() - 2000)] ^= static_cast<char>(1 << (rng() % 8));
   std::ofstream(scratch("flipped.ts"), std::ios::binary) << bytes;
@@ -262,10 +261,10 @@ void interrupt_run(int signal_number) {
   const bool running = test::wait_until(
       [&] {
         ended_early = waitpid(child, &status, WNOHANG) == child;
-        return ended_early || std::regex_search(test::read_text(log), frames_out);
+        return ended_early || std::regex_search(test::file_bytes(log), frames_out);
       },
       300s);
-  ASSERT_FALSE(ended_early) << "vidpipe ended before it was signalled: " << test::read_text(log);
+  ASSERT_FALSE(ended_early) << "vidpipe ended before it was signalled: " << test::file_bytes(log);
   kill(child, signal_number);
   ASSERT_TRUE(running) << "no frame reached the sink within 300 s";
   waitpid(child, &status, 0);

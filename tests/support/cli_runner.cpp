@@ -23,8 +23,7 @@ std::string vidpipe_command_line(std::string args) {
 CommandResult vidpipe(std::string args) {
   const std::string log = scratch_dir() + "/run.log";
   const int code = run_command(vidpipe_command_line(std::move(args)) + " >'" + log + "' 2>&1");
-  std::ifstream in(log);
-  return {code, std::string((std::istreambuf_iterator<char>(in)), {})};
+  return {code, file_bytes(log)};
 }
 
 nlohmann::json read_json(const std::string& path) {

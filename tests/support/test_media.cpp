@@ -81,11 +81,11 @@ std::vector<std::uint8_t> first_frame_rgb(const std::string& path) {
   const std::string raw = scratch_dir() + "/first-frame.rgb";
   if (run_command("ffmpeg -loglevel error -y -i '" + path + "' -frames:v 1 -pix_fmt rgb24 -f rawvideo '" + raw + "'") != 0)
     throw std::runtime_error("ffmpeg could not convert " + path);
-  std::ifstream in(raw, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const std::string bytes = file_bytes(raw);
+  return {bytes.begin(), bytes.end()};
 }
 
-std::string read_text(const std::string& path) {
+std::string file_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }

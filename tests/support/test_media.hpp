@@ -49,8 +49,8 @@ std::vector<int> keyframe_indices(const std::string& path);
 std::string video_field(const std::string& path, const std::string& field);
 // The first frame as the ffmpeg program shows it: R'G'B' bytes, tags honoured.
 std::vector<std::uint8_t> first_frame_rgb(const std::string& path);
-// The whole file as bytes ("" where it cannot be read): logs for failure messages.
-std::string read_text(const std::string& path);
+// The whole file, byte for byte ("" where it cannot be read): logs, outputs, inputs to compare.
+std::string file_bytes(const std::string& path);
 
 // Each stream of a file as ffprobe sees it.
 struct StreamInfo {
