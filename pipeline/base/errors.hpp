@@ -26,4 +26,11 @@ struct StoppedBeforeStart : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// An FFmpeg call (open, read, seek) that the run's own stop cut short through the input's
+// interrupt callback: AVERROR_EXIT then says nothing about the input, so the run ends as
+// an interrupted run (exit 130, outputs and report finalised), never as an input error.
+struct Interrupted : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 }  // namespace vidpipe

@@ -21,6 +21,11 @@ void declare_keys(Keys<CopyConfig>& k) {
   k.integer("chunk_bytes", &CopyConfig::chunk_bytes, 0, std::int64_t{1} << 32,
             "in async mode, split each frame's upload into pieces of this size spread over all streams; 0 "
             "copies each frame whole.");
+  k.real("batch_timeout_ms", &CopyConfig::batch_timeout_ms, 0, 10000,
+         "async mode: a batch goes when it holds `copy.batch_size` frames or when its oldest frame has waited "
+         "this long (nvstreammux's batched-push-timeout), so batching adds at most this to a frame's latency "
+         "and `batch_size` is a throughput knob. Frames of all inputs share batches in turn: an input that "
+         "stalls holds no other back. 0: a quarter of the fastest input's frame period, at most 10 ms.");
 }
 
 }  // namespace vidpipe

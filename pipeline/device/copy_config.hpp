@@ -19,6 +19,7 @@ struct CopyConfig {
   int streams = 2;
   int batch_size = 1;
   std::int64_t chunk_bytes = 0;  // 0: one copy per frame
+  double batch_timeout_ms = 0;   // 0: a quarter of the fastest input's frame period, at most 10 ms
 };
 
 void declare_keys(Keys<CopyConfig>& keys);

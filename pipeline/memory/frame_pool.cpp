@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <condition_variable>
 #include <mutex>
 #include <new>
@@ -23,6 +24,7 @@ struct FramePool::State {
   HostMemory memory = HostMemory::pageable;
   bool cancelled = false;
   double wait_seconds = 0.0;
+  double filling_seconds = -1.0;  // how long the whole pool took to allocate; -1 until it has
   int waiters = 0;
   mutable std::mutex mutex;
   std::condition_variable freed;
@@ -67,6 +69,7 @@ HostBuffer allocate(std::size_t count, std::size_t bytes_each, HostMemory memory
 // Pins the buffers one by one, each handed out as soon as it exists; stops at a cancel.
 void fill_in_background(const std::shared_ptr<FramePool::State>& state, int cuda_device) {
   const std::size_t count = state->buffers.size();
+  const auto started = std::chrono::steady_clock::now();
   try {
     cuda::start_device(cuda_device);  // current on this thread, with the pipeline's flags
     for (std::size_t i = 0; i < count; ++i) {
@@ -79,6 +82,8 @@ void fill_in_background(const std::shared_ptr<FramePool::State>& state, int cuda
       }
       state->freed.notify_one();
     }
+    std::lock_guard lock(state->mutex);
+    state->filling_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   } catch (const std::exception& e) {
     // Kept for the thread that runs out of buffers (rethrow_filling_error): it ends the run.
     const auto* cuda = dynamic_cast<const CudaError*>(&e);
@@ -104,10 +109,12 @@ FramePool::FramePool(std::size_t count, std::size_t bytes_each, HostMemory memor
   state_->buffers.resize(count);
   if (filling.background && memory == HostMemory::pinned) return;  // start_filling() fills it
   filling_.background = false;
+  const auto started = std::chrono::steady_clock::now();
   for (std::size_t i = 0; i < count; ++i) {
     state_->buffers[i] = allocate(count, bytes_each, memory);
     state_->free_list.push_back(count - 1 - i);  // hand out index 0 first
   }
+  state_->filling_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 }
 
 FramePool::~FramePool() {
@@ -187,6 +194,11 @@ HostMemory FramePool::memory() const { return state_->memory; }
 int FramePool::waiters() const {
   std::lock_guard lock(state_->mutex);
   return state_->waiters;
+}
+
+double FramePool::filling_seconds() const {
+  std::lock_guard lock(state_->mutex);
+  return state_->filling_seconds;
 }
 
 double FramePool::wait_seconds() const {

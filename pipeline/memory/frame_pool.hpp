@@ -53,6 +53,9 @@ class FramePool {
   std::size_t free_count() const;
   std::size_t buffer_bytes() const;
   HostMemory memory() const;
+  // How long allocating (pinning) every buffer took; -1 while a background filling goes on
+  // or before it starts (an NVDEC input's pool may never start).
+  double filling_seconds() const;
   // Total time callers spent blocked in acquire().
   double wait_seconds() const;
   // Threads blocked in acquire() right now.

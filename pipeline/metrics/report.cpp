@@ -102,6 +102,18 @@ void write_report(const nlohmann::json& report, const std::string& path) {
   if (std::rename(temp.c_str(), path.c_str()) != 0) throw fail(errno);
 }
 
+std::string window_line(const Summary& s) {
+  const double whole_fps = s.wall_s > 0 ? static_cast<double>(s.frames) / s.wall_s : 0.0;
+  std::string line = fmt::format("  fps is over the {:.2f} s after the warm-up; over the whole {:.2f} s run: {:.1f} fps\n",
+                                 s.measured_s, s.wall_s, whole_fps);
+  // A burst after a stall reads as a rate: say so when the window is the lesser part of the run.
+  if (s.wall_s > 1.0 && s.measured_s < 0.5 * s.wall_s)
+    line += fmt::format("  note: the measured window is {:.0f}% of the run (first frame out after {:.2f} s): "
+                        "start-up and stalls outweigh it, so the whole-run rate ({:.1f} fps) is the one to quote\n",
+                        100 * s.measured_s / s.wall_s, s.first.delivered_s, whole_fps);
+  return line;
+}
+
 std::string summary_text(const std::string& mode, const std::string& device, const Summary& s,
                          const SummaryNotes& notes) {
   std::string out = fmt::format(
@@ -120,6 +132,7 @@ std::string summary_text(const std::string& mode, const std::string& device, con
                        "D2H {:.1f} GB/s\n",
                        s.fps, 100 * s.copy_wait_share, 100 * s.compute_wait_share, 100 * s.gpu_busy_share, s.h2d_gbps,
                        s.d2h_gbps);
+  out += window_line(s);
   auto row = [&](const char* name, const StageStats& st) {
     out += fmt::format("  {:<8} mean {:8.3f} ms  p50 {:8.3f} ms  p99 {:8.3f} ms\n", name, st.mean_ms, st.p50_ms,
                        st.p99_ms);

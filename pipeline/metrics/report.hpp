@@ -26,6 +26,8 @@ struct SummaryNotes {
   bool detecting = true;     // gpu.inference: with it off, say so rather than "0 faces"
   std::int64_t reconnects = 0;
 };
+// The measured window beside the whole run, and a note when the window is the lesser part.
+std::string window_line(const Summary& s);
 std::string summary_text(const std::string& mode, const std::string& device, const Summary& s,
                          const SummaryNotes& notes = {});
 

@@ -5,18 +5,24 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <cmath>
 #include <filesystem>
+#include <thread>
 
 #include "base/errors.hpp"
 #include "device/face_model.hpp"
-#include "device/fault_injection.hpp"
+#include "base/fault_injection.hpp"
 #include "memory/cuda_raii.hpp"
 #include "run/executor_inputs.hpp"
 #include "run/parts.hpp"
 
 namespace vidpipe {
 namespace {
+
+// Each of `parts`' share of `whole`, rounded up.
+int share_of(int whole, int parts) { return (whole + std::max(1, parts) - 1) / std::max(1, parts); }
 
 bool resolve_gpu(const Config& c) {
   if (c.device == DeviceChoice::cpu) return false;
@@ -46,34 +52,90 @@ Config as_run(const Config& config, bool on_gpu) {
   return c;
 }
 
+// Each input's queue: two batches' worth over all inputs, shared out. (Each input once had
+// room for the whole shared queue, and a pool to match: 16 inputs of batch 16 pinned some
+// 30 GB before the first frame moved, and the pinning held every other CUDA call.)
 std::size_t queue_frames(const Config& c, int batch, int inputs) {
-  return c.input.queue_frames > 0 ? c.input.queue_frames : static_cast<std::size_t>(2 * batch * inputs);
+  if (c.input.queue_frames > 0) return static_cast<std::size_t>(c.input.queue_frames);
+  return static_cast<std::size_t>(std::max(2, share_of(2 * batch, inputs)));
+}
+
+// reader.threads: 0 with several CPU-decoded inputs shares the cores out among them;
+// FFmpeg's own choice (cores + 1 each) would start inputs x cores threads.
+int decoder_threads(const Config& c, int inputs) {
+  if (c.reader.threads > 0 || inputs <= 1 || c.reader.decoder != Decoder::cpu) return c.reader.threads;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / inputs);
+}
+
+// A batch's timeout: copy.batch_timeout_ms, or a quarter of the fastest input's frame period.
+double batch_timeout_s(const Config& c, const std::vector<VideoInfo>& inputs) {
+  if (c.copy.batch_timeout_ms > 0) return c.copy.batch_timeout_ms / 1e3;
+  double fastest_fps = 0;
+  for (const VideoInfo& info : inputs) fastest_fps = std::max(fastest_fps, info.fps);
+  return fastest_fps > 0 ? std::min(0.010, 0.25 / fastest_fps) : 0.010;
+}
+
+// Opens the inputs at once, a thread each up to the cores: opening, probing and an NVDEC
+// session cost tens of milliseconds an input, which one after another made 64 inputs wait
+// seconds. The first failing input (in the config's order) is the error.
+std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderOptions>& options) {
+  const std::size_t n = options.size();
+  std::vector<std::unique_ptr<VideoReader>> readers(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<std::size_t> next{0};
+  auto open_next = [&] {
+    for (std::size_t i = next++; i < n; i = next++) {
+      try {
+        readers[i] = std::make_unique<VideoReader>(options[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    }
+  };
+  const std::size_t threads = std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> openers;
+  for (std::size_t t = 1; t < threads; ++t) openers.emplace_back(open_next);
+  open_next();
+  for (std::thread& t : openers) t.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+  return readers;
 }
 
 void open_sources(PipelineParts& p, int slots) {
   const Config& c = p.config;
   const std::vector<std::string> uris = input_uris(c);
-  const std::size_t queue = queue_frames(c, p.batch_size(), static_cast<int>(uris.size()));
-  std::vector<std::unique_ptr<VideoReader>> readers;
+  const int inputs = static_cast<int>(uris.size());
+  const std::size_t queue = queue_frames(c, p.batch_size(), inputs);
+  std::vector<ReaderOptions> options;
   std::vector<bool> live;
   for (const std::string& uri : uris) {
     ReaderOptions ro{uri, c.input, c.reader, c.copy.memory};
-    // Each input's pool covers what the pipeline can hold of it: slots, queue, sink.
-    ro.in_flight = slots * p.batch_size() + static_cast<int>(queue) + 2;
+    ro.reader.threads = decoder_threads(c, inputs);
+    // Each input's pool covers what the pipeline holds of it: its queue, its share of the
+    // slots' batches, the sink's. More comes only when others leave it their places, and
+    // then the reader waits for a buffer: back-pressure, no more pinned memory.
+    ro.in_flight = slots * share_of(p.batch_size(), inputs) + static_cast<int>(queue) + 2;
     ro.live = is_live_uri(uri);
     ro.cuda_device = c.gpu.device;
     ro.defer_pool_filling = true;  // after the executor's set-up (start_pool_filling)
     ro.cancel = p.stop;
-    readers.push_back(std::make_unique<VideoReader>(ro));
-    readers.back()->set_clock_origin(p.origin);
-    p.inputs.push_back(readers.back()->info());
+    ro.injected = injected_fault_from_env();
+    options.push_back(ro);
     live.push_back(ro.live || c.input.realtime);
+  }
+  std::vector<std::unique_ptr<VideoReader>> readers = open_readers(options);
+  for (auto& reader : readers) {
+    reader->set_clock_origin(p.origin);
+    p.inputs.push_back(reader->info());
   }
   SourceOptions so;
   // The sync driver decodes inline on files, as the naive program would; live inputs
   // always get a reader thread, or frames would pile up unseen in the socket.
   so.threaded = c.copy.mode == CopyMode::async || std::find(live.begin(), live.end(), true) != live.end();
   so.queue_frames = queue;
+  so.batch_timeout_s = batch_timeout_s(c, p.inputs);
   so.drop = c.input.drop;
   so.max_frames = c.input.max_frames;
   so.clock_origin = p.origin;
@@ -105,7 +167,7 @@ void make_sinks(PipelineParts& p, int slots) {
     const YuvLayout layout = written_layout(p.sources->reader(i).layout(), p.inputs[i], p.config.sink);
     // Enough output buffers for every slot's batch plus the sink's queue.
     // Pinned in the background, as the readers' pools are: the first result needs only one.
-    p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * p.batch_size() + 2),
+    p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * share_of(p.batch_size(), n) + 2),
                                                       layout.frame_bytes, p.config.copy.memory,
                                                       PoolFilling{true, p.config.gpu.device}));
     p.out_pools.back()->start_filling();

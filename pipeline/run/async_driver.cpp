@@ -84,18 +84,16 @@ class AsyncDriver {
     }
   }
 
-  // Up to a batch of frames; frames of one input side by side, so their
-  // preprocessing shares a launch.
+  // Up to a batch of frames, fairly from every input (FrameSources::pop_batch: full, or its
+  // oldest frame has waited copy.batch_timeout_ms); frames of one input side by side, so
+  // their preprocessing shares a launch.
   InFlight collect_batch() {
     InFlight job;
-    while (!sources_ended_ && static_cast<int>(job.frames.size()) < batch_) {
-      const double waiting_from = p_.now();
-      std::optional<DecodedFrame> f = p_.sources->pop();
-      p_.metrics->add_span(StageSpan::submit_starved, waiting_from, p_.now());
-      sources_ended_ = !f;
-      if (!f) break;
-      job.frames.push_back(std::move(*f));
-    }
+    if (sources_ended_) return job;
+    const double waiting_from = p_.now();
+    job.frames = p_.sources->pop_batch(static_cast<std::size_t>(batch_));
+    p_.metrics->add_span(StageSpan::submit_starved, waiting_from, p_.now());
+    sources_ended_ = job.frames.empty();
     std::stable_sort(job.frames.begin(), job.frames.end(),
                      [](const DecodedFrame& a, const DecodedFrame& b) { return a.source < b.source; });
     return job;

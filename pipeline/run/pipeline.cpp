@@ -51,6 +51,8 @@ std::exception_ptr drive(PipelineParts& p) {
     else
       run_sync(p);
     p.sources->rethrow();
+  } catch (const Interrupted&) {  // the run's stop cut an FFmpeg call short: a stop, not an error
+    p.sources->request_stop();
   } catch (...) {
     p.sources->request_stop();
     return std::current_exception();

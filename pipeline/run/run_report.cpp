@@ -24,6 +24,16 @@ std::string mode_as_run(const PipelineParts& p) {
 }
 namespace {
 
+// What one input's start cost: opening (an NVDEC session's start within) and pinning its pool.
+nlohmann::json input_startup_json(const VideoInfo& info, const FramePool& pool) {
+  const double pinned = pool.filling_seconds();
+  return {{"open_s", info.open_s},
+          {"nvdec_start_s", info.nvdec_start_s},
+          {"pool_frames", pool.capacity()},
+          {"pool_MB", static_cast<double>(pool.capacity() * pool.buffer_bytes()) / 1e6},
+          {"pool_filled_s", pinned < 0 ? nlohmann::json(nullptr) : nlohmann::json(pinned)}};
+}
+
 nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
   const FrameSources& sources = *p.sources;
   nlohmann::json inputs = nlohmann::json::array();
@@ -39,7 +49,8 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
                       {"frames_measured", measured ? s.input_frames_measured[i] : 0},
                       {"fps", measured ? s.input_fps[i] : 0.0}, {"decode_errors", sources.reader(i).decode_errors()},
                       {"reconnects", sources.reader(i).reconnects()},
-                      {"frames_written", p.sinks[i]->frames_written()}});
+                      {"frames_written", p.sinks[i]->frames_written()},
+                      {"startup", input_startup_json(info, sources.reader(i).pool())}});
   }
   return inputs;
 }
@@ -54,6 +65,7 @@ nlohmann::json run_report(const PipelineParts& p, const Summary& s, const Memory
                                       decode_errors);
   report["vidpipe_version"] = stamp.program_version;
   report["finished"] = stamp.finished;
+  report["interrupted"] = p.stop != nullptr && p.stop->load();
   if (p.config.copy.mode == CopyMode::sync) {
     const Prediction prediction = predict_async(s, std::max(2, p.config.copy.streams));
     report["prediction"] = {{"async_fps", prediction.fps}, {"bound", prediction.bound},

@@ -1,6 +1,11 @@
 #include "source/frame_sources.hpp"
 
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
 #include <algorithm>
+#include <chrono>
+#include <cmath>
 
 #include "base/clock.hpp"
 #include "base/errors.hpp"
@@ -8,13 +13,23 @@
 
 namespace vidpipe {
 
+namespace {
+
+// A steady-clock time point for a pipeline-clock time (steady_seconds()).
+std::chrono::steady_clock::time_point steady_time(double seconds) {
+  return std::chrono::steady_clock::time_point(
+      std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds)));
+}
+
+}  // namespace
+
 FrameSources::FrameSources(std::vector<std::unique_ptr<VideoReader>> readers, std::vector<bool> live,
                            const SourceOptions& o)
     : readers_(std::move(readers)),
       live_(std::move(live)),
       options_(o),
       counters_(new Counters[readers_.size()]),
-      queue_(std::max<std::size_t>(1, o.queue_frames)),
+      batcher_(static_cast<int>(readers_.size()), o.queue_frames),
       ended_(readers_.size(), false) {
   for (std::size_t i = 0; i < readers_.size(); ++i) readers_[i]->set_source(static_cast<int>(i));
 }
@@ -26,7 +41,10 @@ FrameSources::~FrameSources() {
 
 void FrameSources::start() {
   if (!options_.threaded) return;
-  running_ = count();
+  {
+    std::lock_guard lock(mutex_);
+    running_ = count();
+  }
   for (int i = 0; i < count(); ++i) threads_.emplace_back([this, i] { read_loop(i); });
 }
 
@@ -42,23 +60,90 @@ void FrameSources::read_loop(int i) {
       ++counters.decoded;
       if (!drops) {
         const double waiting_from = steady_seconds();
-        const bool pushed = queue_.push(std::move(*f));
+        const bool pushed = push_waiting(i, std::move(*f));
         report(ReaderState::blocked, waiting_from, steady_seconds());
         if (!pushed) break;
         continue;
       }
-      const int dropped = queue_.push_or_drop(std::move(*f), options_.drop == DropPolicy::oldest);
+      const int dropped = push_or_drop(i, std::move(*f), options_.drop == DropPolicy::oldest);
       if (dropped < 0) break;
       counters.dropped += dropped;
     }
+  } catch (const Interrupted&) {
+    // The run's stop cut this reader's I/O short: its input ends here, as on request_stop().
   } catch (...) {
-    {
-      std::lock_guard lock(error_mutex_);
-      if (!error_) error_ = std::current_exception();
-    }
-    request_stop();
+    fail(i);
   }
-  if (--running_ == 0) queue_.close();
+  std::lock_guard lock(mutex_);
+  if (--running_ == 0) arrived_.notify_all();
+}
+
+void FrameSources::fail(int i) {
+  std::string what = "unknown error";
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    what = e.what();
+  } catch (...) {
+  }
+  {
+    std::lock_guard lock(error_mutex_);
+    if (!error_) error_ = std::current_exception();
+    if (count() > 1) failures_.push_back(fmt::format("input {} ended: {}", i, what));
+  }
+  if (count() == 1) {
+    request_stop();
+    return;
+  }
+  // Its frames already queued still go out; its reader stops; the other inputs go on.
+  spdlog::warn("input {} ('{}') ended on an error; the other {} go on: {}", i, readers_[i]->info().uri,
+               count() - 1, what);
+  readers_[i]->request_stop();
+}
+
+bool FrameSources::push_waiting(int i, DecodedFrame frame) {
+  std::unique_lock lock(mutex_);
+  room_.wait(lock, [&] { return closed_ || !batcher_.full(i); });
+  if (closed_) return false;
+  batcher_.push(i, std::move(frame), steady_seconds());
+  arrived_.notify_one();
+  return true;
+}
+
+int FrameSources::push_or_drop(int i, DecodedFrame frame, bool drop_oldest) {
+  std::optional<DecodedFrame> discarded;  // released after the lock
+  std::unique_lock lock(mutex_);
+  if (closed_) return -1;
+  if (batcher_.full(i)) {
+    if (!drop_oldest) return 1;
+    discarded = batcher_.drop_oldest(i);
+  }
+  batcher_.push(i, std::move(frame), steady_seconds());
+  arrived_.notify_one();
+  return discarded ? 1 : 0;
+}
+
+std::vector<DecodedFrame> FrameSources::pop_batch(std::size_t max) {
+  if (!options_.threaded) {
+    std::vector<DecodedFrame> one;
+    if (std::optional<DecodedFrame> f = next_inline()) one.push_back(std::move(*f));
+    return one;
+  }
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    // Closed (a stop) or every reader done: what is waiting goes at once, then nothing.
+    const bool no_more = closed_ || running_ == 0;
+    if (no_more && batcher_.waiting() == 0) return {};
+    const double due = batcher_.due_s(max, options_.batch_timeout_s);
+    if (no_more || due <= steady_seconds()) break;
+    if (std::isinf(due))
+      arrived_.wait(lock);
+    else
+      arrived_.wait_until(lock, steady_time(due));
+  }
+  std::vector<DecodedFrame> batch = batcher_.take(max);
+  room_.notify_all();
+  return batch;
 }
 
 std::optional<DecodedFrame> FrameSources::next_inline() {
@@ -70,7 +155,11 @@ std::optional<DecodedFrame> FrameSources::next_inline() {
       ended_[i] = true;
       continue;
     }
-    std::optional<DecodedFrame> f = decode_next(*readers_[i]);
+    std::optional<DecodedFrame> f;
+    try {
+      f = decode_next(*readers_[i]);
+    } catch (const Interrupted&) {  // the run is stopping: this input ends, as in read_loop
+    }
     if (!f) {
       ended_[i] = true;
       continue;
@@ -98,16 +187,33 @@ void FrameSources::report(ReaderState state, double begin, double end) const {
     options_.observer(state, begin - options_.clock_origin, end - options_.clock_origin);
 }
 
-std::optional<DecodedFrame> FrameSources::pop() { return options_.threaded ? queue_.pop() : next_inline(); }
+std::optional<DecodedFrame> FrameSources::pop() {
+  if (!options_.threaded) return next_inline();
+  std::vector<DecodedFrame> one = pop_batch(1);
+  if (one.empty()) return std::nullopt;
+  return std::move(one.front());
+}
+
+void FrameSources::close() {
+  std::lock_guard lock(mutex_);
+  closed_ = true;
+  arrived_.notify_all();
+  room_.notify_all();
+}
 
 void FrameSources::request_stop() {
-  queue_.close();
+  close();
   for (auto& r : readers_) r->request_stop();
 }
 
 void FrameSources::rethrow() {
   std::lock_guard lock(error_mutex_);
   if (error_) std::rethrow_exception(error_);
+}
+
+std::vector<std::string> FrameSources::failures() const {
+  std::lock_guard lock(error_mutex_);
+  return failures_;
 }
 
 std::int64_t FrameSources::dropped_total() const {

@@ -1,9 +1,11 @@
 // The pipeline's inputs: one or several readers. Threaded, each reader decodes on its
-// own thread into one shared queue, so frames of all inputs meet in the submit loop
-// and can share a batch. A live reader never waits for the pipeline: when the queue
-// is full it drops a frame by policy (oldest queued or the new one) and counts it,
-// which keeps latency bounded; a file reader waits instead. Unthreaded (the sync
-// driver on files), pop() decodes inline, round-robin over the readers.
+// own thread into a bounded queue of its own, and the submit loop takes batches from all of
+// them fairly (fair_batcher.hpp): a batch goes when full or when its oldest frame has waited
+// `batch_timeout_s`. A live reader never waits for the pipeline: when its queue is full it
+// drops one of its own frames by policy (oldest queued or the new one) and counts it, which
+// keeps latency bounded; a file reader waits instead. With several inputs, one that fails
+// ends alone: the others go on, and its error is the run's once they end. Unthreaded (the
+// sync driver on files), pop() decodes inline, round-robin over the readers.
 #pragma once
 #include <atomic>
 #include <cstdint>
@@ -15,7 +17,10 @@
 #include <thread>
 #include <vector>
 
-#include "base/blocking_queue.hpp"
+#include <condition_variable>
+#include <string>
+
+#include "source/fair_batcher.hpp"
 #include "source/input_config.hpp"
 #include "source/video_reader.hpp"
 
@@ -28,7 +33,8 @@ using ReaderObserver = std::function<void(ReaderState state, double begin_s, dou
 
 struct SourceOptions {
   bool threaded = true;
-  std::size_t queue_frames = 2;
+  std::size_t queue_frames = 2;          // per input
+  double batch_timeout_s = 0.0;          // pop_batch: how long a batch's oldest frame may wait
   DropPolicy drop = DropPolicy::oldest;  // for live readers; file readers always wait
   std::int64_t max_frames = 0;           // per input; 0: all
   ReaderObserver observer;               // may be empty
@@ -46,8 +52,15 @@ class FrameSources {
   // The next frame of any input; nullopt when every input has ended, on request_stop(),
   // or when a reader failed (rethrow() then throws its error).
   std::optional<DecodedFrame> pop();
+  // Up to `max` frames of any inputs, taken in turn: when `max` are waiting, when the oldest
+  // has waited options().batch_timeout_s, or what is left once every input has ended.
+  // Empty when nothing more will come.
+  std::vector<DecodedFrame> pop_batch(std::size_t max);
   void request_stop();
   void rethrow();
+  // The inputs that failed and ended alone while others went on, one line each.
+  std::vector<std::string> failures() const;
+  const SourceOptions& options() const { return options_; }
 
   int count() const { return static_cast<int>(readers_.size()); }
   bool threaded() const { return options_.threaded; }
@@ -63,6 +76,12 @@ class FrameSources {
     std::atomic<std::int64_t> decoded{0}, dropped{0};
   };
   void read_loop(int i);
+  // A reader's error: with several inputs it ends that input alone (a warning now, the
+  // run's error at the end); with one it stops the run.
+  void fail(int i);
+  bool push_waiting(int i, DecodedFrame frame);        // false once closed
+  int push_or_drop(int i, DecodedFrame frame, bool drop_oldest);  // dropped count, -1 once closed
+  void close();
   // reader.next(), reported to the observer as decoding and blocked time.
   std::optional<DecodedFrame> decode_next(VideoReader& reader);
   void report(ReaderState state, double begin, double end) const;
@@ -72,13 +91,17 @@ class FrameSources {
   std::vector<bool> live_;
   SourceOptions options_;
   std::unique_ptr<Counters[]> counters_;
-  BlockingQueue<DecodedFrame> queue_;
+  mutable std::mutex mutex_;  // guards the batcher, closed_ and running_
+  std::condition_variable arrived_, room_;
+  FairBatcher<DecodedFrame> batcher_;
+  bool closed_ = false;
+  int running_ = 0;          // reader threads still reading
   std::vector<std::thread> threads_;
-  std::atomic<int> running_{0};
   std::vector<bool> ended_;  // inline mode
   int next_reader_ = 0;
-  std::mutex error_mutex_;
+  mutable std::mutex error_mutex_;
   std::exception_ptr error_;
+  std::vector<std::string> failures_;
 };
 
 }  // namespace vidpipe

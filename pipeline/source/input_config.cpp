@@ -18,7 +18,8 @@ void declare_keys(Keys<InputConfig>& k) {
            "latency), the new one (`newest`), or wait (`none`: nothing dropped, latency grows as the "
            "sender's data queues up). Drops are counted per input in the report and on the live line.");
   k.integer("queue_frames", &InputConfig::queue_frames, 0, 256,
-            "frames that may wait between the readers and the GPU stage; 0: twice the batch size per input.");
+            "frames of one input that may wait between its reader and the GPU stage (each input has a queue "
+            "of its own); 0: twice the batch size shared out over the inputs, at least 2 each.");
   k.integer("timeout_ms", &InputConfig::timeout_ms, 10, 600000,
             "live inputs: no data for this long means the source is lost; a named pipe (FIFO) given as the "
             "input: how long to wait for its writer's data, at the start and between reads.");

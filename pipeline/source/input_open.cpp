@@ -11,6 +11,7 @@ extern "C" {
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -32,6 +33,7 @@ bool IoDeadline::expired() const {
 
 int IoDeadline::check(void* self) {
   auto* d = static_cast<IoDeadline*>(self);
+  if (d->raise_stop_.exchange(false)) std::raise(SIGTERM);
   if (d->stopped()) return 1;
   if (!d->expired()) return 0;
   d->fired_ = true;

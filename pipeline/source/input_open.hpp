@@ -26,6 +26,10 @@ class IoDeadline {
   bool fired() const { return fired_; }
   void clear() { fired_ = false; }
   AVIOInterruptCB callback();
+  // Reliability tests only (VIDPIPE_INJECT_FAULT): the next time FFmpeg asks the callback,
+  // from inside whatever I/O it is doing, SIGTERM is raised there, as a signal landing at
+  // that moment would be.
+  void raise_stop_at_next_check() { raise_stop_ = true; }
 
  private:
   static int check(void* self);
@@ -33,6 +37,7 @@ class IoDeadline {
   const std::atomic<bool>* cancel_;
   std::atomic<double> deadline_{0.0};
   std::atomic<bool> fired_{false};
+  std::atomic<bool> raise_stop_{false};
 };
 
 bool is_camera_uri(const std::string& uri);

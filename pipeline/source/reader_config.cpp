@@ -10,7 +10,8 @@ void declare_keys(Keys<ReaderConfig>& k) {
            "in device memory and the upload becomes a device-to-device copy (no H2D bytes). Without a CUDA "
            "device, or for a codec NVDEC cannot do, the run says so and decodes on the CPU.");
   k.integer("threads", &ReaderConfig::threads, 0, 64,
-            "FFmpeg decoder threads; 0 lets FFmpeg choose (cores + 1, at most 16).");
+            "FFmpeg decoder threads per CPU-decoded input; 0: with one input FFmpeg chooses (cores + 1, at "
+            "most 16), with several the cores are shared out (cores / inputs, at least 1 each).");
   k.integer("decoders", &ReaderConfig::decoders, 1, 8,
             "decoders one file is split over: the file is cut at its keyframes (at least a second apart) and "
             "decoder k takes segments k, k + N, k + 2N, ..., the frames put back in order. With `nvdec` each "

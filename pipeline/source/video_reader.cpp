@@ -15,6 +15,7 @@ extern "C" {
 #include <cmath>
 #include <filesystem>
 #include <thread>
+#include <utility>
 
 #include "base/errors.hpp"
 #include "memory/frame_layout.hpp"
@@ -70,6 +71,7 @@ bool matches_layout(const AVFrame& f, const YuvLayout& l, AVPixelFormat format, 
 }  // namespace
 
 VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
+  const double opening_from = steady_seconds();
   info_.uri = options.uri;
   timed_reads_ = options.live || is_named_pipe(options.uri);
   try {
@@ -100,10 +102,13 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
     segment_ = options_.segments.first();
     if (segment_ < 0) input_done_ = flushed_ = true;
     if (segment_ > 0)
-      AV_CHECK_AS(InputError, seek_to_segment_start(),
-                  "'" + options.uri + "': cannot seek to its segment " + std::to_string(segment_));
+      check_io(seek_to_segment_start(), "'" + options.uri + "': cannot seek to its segment " + std::to_string(segment_));
   }
-  if (nvdec_) confirm_nvdec(codec);
+  if (nvdec_) {
+    const double nvdec_from = steady_seconds();
+    confirm_nvdec(codec);
+    info_.nvdec_start_s = steady_seconds() - nvdec_from;
+  }
 
   info_.codec = codec->name;
   const AVPixelFormat decoded_format = nvdec_ ? nvdec_format() : decoder_->pix_fmt;
@@ -160,6 +165,7 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   if (info_.quarter_turns != 0)
     spdlog::info("'{}': displayed turned {} degrees clockwise; the GPU stage turns it upright", options.uri,
                  90 * info_.quarter_turns);
+  info_.open_s = steady_seconds() - opening_from;
   if (options.input.preload > 0) preload(options.input.preload);
   if (options.reader.decoders > 1 && !options.segments.active()) split_over_decoders();
 }
@@ -226,8 +232,11 @@ std::size_t VideoReader::nvdec_lane_frames(const std::vector<std::int64_t>& star
 }
 
 void VideoReader::start_pool_filling() {
-  pool_->start_filling();
-  for (auto& sibling : siblings_) sibling->pool().start_filling();
+  // An NVDEC input's host pool takes only frames that come in software after all: it is
+  // pinned when the first one does (get_pool_buffer, to_pool_layout), not for every input
+  // at the start, where 16 inputs' unused pools held the first frame back for seconds.
+  if (!nvdec_) pool_->start_filling();
+  for (auto& sibling : siblings_) sibling->start_pool_filling();
 }
 
 std::int64_t VideoReader::decode_errors() const {
@@ -292,10 +301,9 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
   if (!options_.live) {
     // A file starts again from the top, so the CPU decoder sees every frame. A live
     // source goes on: the new decoder starts at its next keyframe.
-    AV_CHECK_AS(InputError,
-                options_.segments.active() ? seek_to_segment_start()
-                                           : av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
-                "'" + options_.uri + "': cannot restart after NVDEC failed (seek failed)");
+    check_io(options_.segments.active() ? seek_to_segment_start()
+                                        : av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+             "'" + options_.uri + "': cannot restart after NVDEC failed (seek failed)");
     input_done_ = flushed_ = false;
     packets_this_pass_ = 0;
   }
@@ -362,6 +370,12 @@ void VideoReader::request_stop() {
   if (fan_) fan_->request_stop();
 }
 
+void VideoReader::check_io(int status, const std::string& what) const {
+  if (status >= 0) return;
+  if (stopping()) throw Interrupted(what + ": stopped");
+  throw InputError(what + ": " + av_error_string(status));
+}
+
 void VideoReader::stop_decoding() {
   stop_ = true;
   pool_->cancel();
@@ -373,6 +387,7 @@ int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags)
   if (self->stop_ || frame->format != self->pool_format_ || frame->width > self->alloc_width_ ||
       frame->height > self->alloc_height_)
     return avcodec_default_get_buffer2(ctx, frame, flags);
+  if (self->nvdec_) self->pool_->start_filling();  // one decoding thread with NVDEC: no race
   AVBufferRef* buf = self->pool_->acquire(self->options_.pool_timeout);
   if (!buf) {
     if (!self->stop_) self->pool_exhausted_ = true;
@@ -391,19 +406,21 @@ bool VideoReader::feed_decoder() {
     if (!options_.live && ret < 0 && deadline_.fired())
       throw InputError(fmt::format("'{}': no data for {:.1f} s after frame {} (input.timeout_ms)", options_.uri,
                                    options_.timeout_s(), next_index_));
-    if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stop_) {
+    if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stopping()) {
       // Let the decoder give up the pictures it still holds before the source is reopened.
       pending_reconnect_ = ret;
       avcodec_send_packet(decoder_.get(), nullptr);
       return true;
     }
-    if (ret == AVERROR_EOF && options_.segments.active() && !stop_) return end_segment();
-    if (ret == AVERROR_EOF || (ret < 0 && stop_)) {
+    if (ret == AVERROR_EOF && options_.segments.active() && !stopping()) return end_segment();
+    // A read cut short by a stop is the end of the input, whatever it says.
+    if (ret == AVERROR_EOF || (ret < 0 && stopping())) {
       // Restart only if this pass read something: an empty stream must not spin.
-      if (options_.input.loop && !stop_ && packets_this_pass_ > 0) {
+      if (options_.input.loop && !stopping() && packets_this_pass_ > 0) {
         packets_this_pass_ = 0;
-        AV_CHECK_AS(InputError, av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
-                    "'" + options_.uri + "': cannot loop (seek failed)");
+        if (std::exchange(options_.injected.stop_in_loop_seek, false)) deadline_.raise_stop_at_next_check();
+        check_io(av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
+                 "'" + options_.uri + "': cannot loop (seek failed)");
         // Drain what the decoder holds before the restart is fed in.
         avcodec_send_packet(decoder_.get(), nullptr);
         return true;
@@ -411,7 +428,7 @@ bool VideoReader::feed_decoder() {
       input_done_ = true;
       break;
     }
-    AV_CHECK_AS(InputError, ret, "'" + options_.uri + "': read error after frame " + std::to_string(next_index_));
+    check_io(ret, "'" + options_.uri + "': read error after frame " + std::to_string(next_index_));
     if (packet_->stream_index != stream_index_) {
       av_packet_unref(packet_.get());
       continue;
@@ -471,8 +488,7 @@ bool VideoReader::seek_to_next_segment() {
     input_done_ = flushed_ = true;
     return false;
   }
-  AV_CHECK_AS(InputError, seek_to_segment_start(),
-              "'" + options_.uri + "': cannot seek to its segment " + std::to_string(segment_));
+  check_io(seek_to_segment_start(), "'" + options_.uri + "': cannot seek to its segment " + std::to_string(segment_));
   return true;
 }
 
@@ -528,6 +544,7 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
                                  "not supported: the frames before it are kept)",
                                  options_.uri, next_index_, layout_.width, layout_.height, decoded->width,
                                  decoded->height));
+  if (nvdec_) pool_->start_filling();
   AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
   if (!buf) {
     if (stop_) return nullptr;
@@ -660,6 +677,7 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
                                                                      : out.frame->best_effort_timestamp * av_q2d(tb);
   out.index = next_index_++;
   out.segment = segment_;
+  if (out.index == options_.injected.stop_in_read_after_frame) deadline_.raise_stop_at_next_check();
   const double now = steady_seconds();
   out.decoded_at = now - clock_origin_;
   out.decode_ms = (now - started) * 1e3;

@@ -21,6 +21,7 @@
 #include "source/input_open.hpp"
 #include "source/input_config.hpp"
 #include "source/reader_config.hpp"
+#include "base/fault_injection.hpp"
 
 struct SwsContext;
 
@@ -50,6 +51,7 @@ struct ReaderOptions {
   // The run's stop flag (Ctrl-C, SIGTERM): heard while the input is still opening or
   // waiting to retry, before the pipeline's watcher exists.
   const std::atomic<bool>* cancel = nullptr;
+  InjectedFault injected;  // reliability tests only: where to raise a stop (fault_injection.hpp)
   double timeout_s() const { return input.timeout_ms / 1e3; }
 };
 
@@ -68,6 +70,8 @@ struct VideoInfo {
   int decoders = 1;              // how many decode it at once (reader.decoders, where it could be split)
   int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
   int preloaded = 0;             // frames held in memory and replayed (input.preload)
+  double open_s = 0;             // opening: demuxer, stream probe, decoder (an NVDEC session's start within)
+  double nvdec_start_s = 0;      // of which starting the NVDEC session and its first frame
   // Clockwise quarter turns the display matrix asks for (a phone held upright or upside
   // down); the GPU stage turns the frames after the upload (rotate_yuv).
   int quarter_turns = 0;
@@ -105,6 +109,7 @@ class VideoReader {
   const VideoInfo& info() const { return info_; }
   const YuvLayout& layout() const { return layout_; }
   FramePool& pool() { return *pool_; }
+  const FramePool& pool() const { return *pool_; }
   // Starts the background filling of its pools (a split reader has one per decoder).
   void start_pool_filling();
 
@@ -124,6 +129,12 @@ class VideoReader {
   static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
   // Stops this reader's own decoding (not the other decoders of a split file).
   void stop_decoding();
+  // This reader's stop or the run's (a signal heard before the watcher relays it): either
+  // makes the interrupt callback cut FFmpeg's I/O short.
+  bool stopping() const { return stop_ || deadline_.stopped(); }
+  // An FFmpeg I/O status: a failure while stopping is the stop's doing (Interrupted), any
+  // other an InputError that says `what`.
+  void check_io(int status, const std::string& what) const;
   // reader.decoders: the other decoders and the fan that merges them, where it can be split.
   void split_over_decoders();
   // How many copied-out NVDEC frames each session of a split file may run ahead (segment_fan.hpp).

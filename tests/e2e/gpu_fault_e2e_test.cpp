@@ -29,15 +29,6 @@ std::vector<std::string> error_lines(const std::string& output) {
   return lines;
 }
 
-class ScopedEnv {
- public:
-  ScopedEnv(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
-  ~ScopedEnv() { unsetenv(name_); }
-
- private:
-  const char* name_;
-};
-
 TEST(GpuFaultE2E, DeviceFaultMidRunIsOneLineAndKeepsEveryFinishedFrame) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device: the fault is a GPU kernel";
   const std::string clip = test::make_clip("fault.mp4", 320, 240, 120, "-c:v libx264 -pix_fmt yuv420p");
@@ -45,7 +36,7 @@ TEST(GpuFaultE2E, DeviceFaultMidRunIsOneLineAndKeepsEveryFinishedFrame) {
   std::filesystem::remove(out);
   test::CommandResult r;
   {
-    ScopedEnv fault("VIDPIPE_INJECT_FAULT", "gpu-trap:60");
+    test::ScopedEnv fault("VIDPIPE_INJECT_FAULT", "gpu-trap:60");
     r = vidpipe("run --input " + clip + " --set copy.mode=async --set copy.streams=2 --set sink.codec=libx264" +
                 " --set sink.threads=1 --set metrics.warmup_frames=5 --set sink.path=" + out + " --report " + report);
   }

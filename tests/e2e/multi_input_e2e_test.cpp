@@ -2,8 +2,13 @@
 // order and unchanged, and the report has a line per input.
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include <chrono>
 #include <filesystem>
 
+#include "background.hpp"
 #include "cli_runner.hpp"
 #include "test_media.hpp"
 
@@ -44,6 +49,72 @@ TEST(MultiInputE2E, TwoInputsOfDifferentSizesShareBatchesAndKeepTheirFrames) {
         EXPECT_GT(test::psnr(source.frames[i], out.frames[i]), 30.0) << out_path << " frame " << i << " " << mode;
     }
   }
+}
+
+// Twelve inputs, batches of 8 that cannot hold one frame of each: the figures add up by
+// value. fps is the measured frames over the measured window, the window lies inside the
+// run, the run inside the process's own wall clock, and every input's frames are out.
+TEST(MultiInputE2E, ManyInputsFiguresMatchTheFramesAndTheWallClock) {
+  constexpr int inputs = 12, frames_each = 40;
+  const std::string clip = test::make_clip("many.mp4", 160, 120, frames_each, "-c:v libx264 -pix_fmt yuv420p -g 10");
+  std::string list;
+  for (int i = 0; i < inputs; ++i) list += (i ? ", " : "") + clip;
+  const std::string report = test::scratch_dir() + "/many.json";
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = vidpipe("run --set 'inputs=[" + list + "]' --set device=cpu --set gpu.inference=false "
+                         "--set sink.kind=null --set copy.batch_size=8 --set metrics.warmup_frames=40 --report " + report);
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json j = read_json(report);
+  EXPECT_EQ(j.at("frames"), inputs * frames_each);
+  const double fps = j.at("fps"), measured_s = j.at("measured_s"), wall_s = j.at("wall_s");
+  const int measured = j.at("frames_measured");
+  EXPECT_EQ(measured, inputs * frames_each - 40) << "every frame after the warm-up is measured";
+  EXPECT_NEAR(fps, measured / measured_s, 1e-6 * fps);
+  EXPECT_LE(measured_s, wall_s);
+  EXPECT_LE(wall_s, elapsed) << "the report's run is inside the process's own wall clock";
+  int decoded = 0;
+  for (const auto& input : j.at("inputs")) {
+    decoded += input.at("frames_decoded").get<int>();
+    EXPECT_EQ(input.at("frames_written"), frames_each);
+    EXPECT_GE(input.at("startup").at("open_s").get<double>(), 0.0);
+    EXPECT_GE(input.at("decoder_threads").get<int>(), 1);
+  }
+  EXPECT_EQ(decoded, inputs * frames_each);
+  // The summary puts the window and the whole run beside fps.
+  EXPECT_NE(r.output.find(fmt::format("fps is over the {:.2f} s after the warm-up; over the whole {:.2f} s run",
+                                      measured_s, wall_s)), std::string::npos) << r.output;
+}
+
+// One input of three stalls (a named pipe whose writer stops after a few frames): it ends
+// alone on its error, its output finalised; the other two deliver every frame, and the run
+// then ends with that input's error (exit code 3).
+TEST(MultiInputE2E, AnInputThatStallsEndsAloneAndTheOthersGoOn) {
+  const std::string a = test::make_clip("multi-a.mp4", 320, 240, 48, "-c:v libx264 -pix_fmt yuv420p -g 12");
+  const std::string ts = test::make_clip("stall-feed.ts", 160, 120, 20, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  const std::string dir = test::scratch_dir(), fifo = dir + "/stalls.fifo";
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // The writer sends the whole clip, then holds the pipe open and sends nothing more.
+  test::Background writer("exec 3>" + fifo + "; cat " + ts + " >&3; sleep 30", dir + "/stall-writer.log");
+  const std::string report = dir + "/stalls.json";
+  const auto r = vidpipe("run --set 'inputs=[" + a + ", " + fifo + ", " + a + "]' --set device=cpu "
+                         "--set gpu.inference=false --set input.timeout_ms=1500 --set copy.batch_size=2 "
+                         "--set sink.path=" + dir + "/stalls.mp4 --report " + report);
+  writer.kill_now();
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("vidpipe: input error: '" + fifo + "': no data for 1.5 s"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("the other 2 go on"), std::string::npos) << r.output;
+  const nlohmann::json j = read_json(report);
+  EXPECT_NE(j.at("error").get<std::string>().find(fifo), std::string::npos);
+  for (int i : {0, 2}) {
+    EXPECT_EQ(j.at("inputs")[i].at("frames_written"), 48) << "input " << i;
+    EXPECT_EQ(test::decode_all(dir + "/stalls-" + std::to_string(i) + ".mp4").frames.size(), 48u) << "input " << i;
+  }
+  // The stalled input's frames before the stall are in its finalised output.
+  const int written = j.at("inputs")[1].at("frames_written");
+  EXPECT_GT(written, 0);
+  EXPECT_EQ(test::decode_all(dir + "/stalls-1.mp4").frames.size(), static_cast<std::size_t>(written));
 }
 
 TEST(MultiInputE2E, AMissingInputNamesIt) {

@@ -281,5 +281,62 @@ void interrupt_run(int signal_number) {
 TEST(ReliabilityE2E, CtrlCFinalisesTheOutput) { interrupt_run(SIGINT); }
 TEST(ReliabilityE2E, SigtermFinalisesTheOutput) { interrupt_run(SIGTERM); }
 
+// A stop whose signal lands inside an FFmpeg call (the interrupt callback then cuts that
+// call short with "Immediate exit requested") is a stop like any other: exit 130, the
+// output finalised with the report's frames, the report saying it was interrupted and
+// naming no error. VIDPIPE_INJECT_FAULT raises SIGTERM from inside the callback at the
+// named moment, so the test does not depend on when a timed signal lands (issue 33).
+struct StopInsideIo {
+  std::string fault;  // VIDPIPE_INJECT_FAULT
+  std::string mode;   // copy.mode: the async reader threads and the sync driver's inline reads
+};
+
+class InterruptInsideIo : public ::testing::TestWithParam<StopInsideIo> {};
+
+TEST_P(InterruptInsideIo, IsAStopNotAnInputError) {
+  const StopInsideIo& c = GetParam();
+  // Lossless, so the file is many times FFmpeg's 32 KB read buffer: the read after frame 12
+  // is a real read of the file, not one served from what the buffer already holds.
+  const std::string clip = test::make_clip("wrap-lossless.mp4", 320, 240, 30, "-c:v libx264 -qp 0 -pix_fmt yuv420p");
+  const std::string name = c.mode + "-" + std::to_string(std::hash<std::string>{}(c.fault));
+  const std::string out = scratch("cut-" + name + ".mp4"), report = scratch("cut-" + name + ".json");
+  std::filesystem::remove(out);
+  std::filesystem::remove(report);
+  test::ScopedEnv fault("VIDPIPE_INJECT_FAULT", c.fault);
+  const auto r = vidpipe("run --input " + clip + " --set input.loop=true --set input.max_frames=300 --set copy.mode=" +
+                         c.mode + " --set sink.path=" + out + " --report " + report);
+  EXPECT_EQ(r.code, 130) << r.output;
+  EXPECT_EQ(r.output.find("input error"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("Immediate exit requested"), std::string::npos) << r.output;
+  ASSERT_TRUE(std::filesystem::exists(report)) << r.output;
+  const auto j = read_json(report);
+  EXPECT_TRUE(j.at("interrupted").get<bool>());
+  EXPECT_FALSE(j.contains("error")) << j.value("error", "");
+  // Stopped before the 300 frames the input would give: the stop, not the end, ended it.
+  const auto frames = j.at("frames").get<std::size_t>();
+  EXPECT_LT(frames, 300u);
+  ASSERT_TRUE(std::filesystem::exists(out)) << "output not finalised under its name";
+  EXPECT_FALSE(test::temporary_left(out));
+  EXPECT_EQ(test::decode_all(out).frames.size(), frames) << "every frame that reached the sink is in the file";
+}
+
+INSTANTIATE_TEST_SUITE_P(ReliabilityE2E, InterruptInsideIo,
+                         ::testing::Values(StopInsideIo{"stop-in-loop-seek", "async"},
+                                           StopInsideIo{"stop-in-loop-seek", "sync"},
+                                           StopInsideIo{"stop-in-read:12", "async"},
+                                           StopInsideIo{"stop-in-read:12", "sync"}),
+                         [](const auto& info) {
+                           return info.param.mode + (info.param.fault == "stop-in-loop-seek" ? "_LoopSeek" : "_Read");
+                         });
+
+// A run its inputs ended is not interrupted.
+TEST(ReliabilityE2E, ARunThatRanToItsEndIsNotInterrupted) {
+  const std::string clip = test::make_clip("wrap.mp4", 320, 240, 30, "-c:v libx264 -pix_fmt yuv420p");
+  const std::string report = scratch("whole.json");
+  const auto r = vidpipe("run --input " + clip + " --set sink.kind=null --report " + report);
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_FALSE(read_json(report).at("interrupted").get<bool>());
+}
+
 }  // namespace
 }  // namespace vidpipe

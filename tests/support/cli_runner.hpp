@@ -1,6 +1,7 @@
 // Runs the vidpipe binary as a user would ($VIDPIPE_BIN, else this build's).
 #pragma once
 #include <nlohmann/json.hpp>
+#include <cstdlib>
 #include <string>
 
 namespace vidpipe::test {
@@ -17,5 +18,17 @@ CommandResult vidpipe(std::string args);
 std::string vidpipe_command_line(std::string args);
 
 nlohmann::json read_json(const std::string& path);
+
+// An environment variable set for the commands a test runs, unset after it.
+class ScopedEnv {
+ public:
+  ScopedEnv(const char* name, const std::string& value) : name_(name) { setenv(name, value.c_str(), 1); }
+  ~ScopedEnv() { unsetenv(name_); }
+  ScopedEnv(const ScopedEnv&) = delete;
+  ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+ private:
+  const char* name_;
+};
 
 }  // namespace vidpipe::test

@@ -6,7 +6,7 @@
 
 #include "config/config.hpp"
 #include "base/errors.hpp"
-#include "device/fault_injection.hpp"
+#include "base/fault_injection.hpp"
 #include "face_assets.hpp"
 #include "test_media.hpp"
 
@@ -185,7 +185,12 @@ TEST(Config, ShippedConfigsLoad) {
 TEST(InjectedFault, TrapFrameParsesAndNonsenseNamesTheVariable) {
   EXPECT_EQ(parse_injected_fault("").gpu_trap_at_frame, -1);
   EXPECT_EQ(parse_injected_fault("gpu-trap:40").gpu_trap_at_frame, 40);
-  for (const char* bad : {"gpu-trap:", "gpu-trap:-1", "gpu-trap:4x", "cpu-trap:4"}) {
+  EXPECT_TRUE(parse_injected_fault("stop-in-loop-seek").stop_in_loop_seek);
+  EXPECT_FALSE(parse_injected_fault("gpu-trap:40").stop_in_loop_seek);
+  EXPECT_EQ(parse_injected_fault("stop-in-read:12").stop_in_read_after_frame, 12);
+  EXPECT_EQ(parse_injected_fault("stop-in-loop-seek").stop_in_read_after_frame, -1);
+  for (const char* bad : {"gpu-trap:", "gpu-trap:-1", "gpu-trap:4x", "cpu-trap:4", "stop-in-read:",
+                          "stop-in-read:-3", "stop-in-loop-seek:1"}) {
     try {
       parse_injected_fault(bad);
       ADD_FAILURE() << bad << " was accepted";
