@@ -30,6 +30,8 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop);
 // bench takes the run options (config, --set, --input, --trace) and runs every mode.
 // `brief`: only the naive and best rung of each ladder, with their ratio and verdicts.
 int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop);
+// `vidpipe bench --density`: live inputs 1, 2, 4, ... until one is not held (tools/density.hpp).
+int density_command(const RunArgs& args, const std::atomic<bool>* stop);
 
 struct CopyBenchArgs {
   std::vector<std::string> sizes;  // e.g. 64K, 1M, 512M

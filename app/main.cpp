@@ -54,6 +54,10 @@ int main(int argc, char** argv) {
   bool bench_brief = false;
   bench->add_flag("--brief", bench_brief,
                   "Print only the comparison: each ladder's naive and best rung, their ratio and verdicts");
+  bool bench_density = false;
+  bench->add_flag("--density", bench_density,
+                  "Instead of the ladder: how many live copies of the input are held in real time "
+                  "(1, 2, 4, ... inputs; bench.latency_ms, bench.density_seconds, bench.density_max)");
   vidpipe::CopyBenchArgs copybench_args;
   CLI::App* copybench = app.add_subcommand("copybench", "Host<->device copy bandwidth and the rules of thumb");
   vidpipe::add_copybench_options(*copybench, copybench_args);
@@ -104,6 +108,7 @@ int main(int argc, char** argv) {
     if (*probe) return vidpipe::probe_command(probe_args);
     if (*bench) {
       if (bench_preload > 0) bench_args.overrides.push_back("bench.preload=" + std::to_string(bench_preload));
+      if (bench_density) return vidpipe::density_command(bench_args, &stop_requested);
       return vidpipe::bench_command(bench_args, bench_brief, &stop_requested);
     }
     if (*copybench) return vidpipe::copybench_command(copybench_args);

@@ -4,6 +4,7 @@
     charts.py bench     bench.json      out.png
     charts.py copybench copybench.json  out.png
     charts.py trace     window.json     out.png   (the window trace-png cut from a trace)
+    charts.py density   density.json    out.png   (bench --density)
 
 vidpipe runs this when it finds a Python with matplotlib; a chart library lays out ticks,
 units, legends and labels that never overlap, which hand-drawn OpenCV charts did not.
@@ -151,14 +152,55 @@ def trace_chart(data, png):
     fig.savefig(png, dpi=DPI)
 
 
+def density_chart(data, png):
+    steps = [s for s in data["steps"] if s.get("error") is None]
+    fig, (rate_axis, latency_axis) = plt.subplots(1, 2, figsize=(13, 5.8))
+    inputs = [s["inputs"] for s in steps]
+    rate_axis.plot(inputs, [s["per_input_fps"] * s["inputs"] for s in steps], marker="o", color=PALETTE[0],
+                   label="live: frames/s out, all inputs")
+    rate_axis.plot(inputs, [s["source_fps"] * s["inputs"] for s in steps], linestyle=":", color="black",
+                   label="real time: inputs x the clip's rate")
+    rate_axis.plot(inputs, [s["decoders_alone_fps"] for s in steps], marker="s", color=PALETTE[1],
+                   label="decoders alone, as fast as they go")
+    rate_axis.plot(inputs, [s["flat_out_fps"] for s in steps], marker="^", color=PALETTE[2],
+                   label="whole pipeline, as fast as it goes")
+    rate_axis.set_ylabel("frames/s, all inputs together (log scale)")
+    rate_axis.set_yscale("log")  # the decoders' ceiling can be 100x what real time asks
+    latency_axis.plot(inputs, [s["latency_p99_ms"] for s in steps], marker="o", color=PALETTE[3],
+                      label="live: p99 latency, decoded to out")
+    latency_axis.axhline(data["latency_limit_ms"], color="black", linestyle=":",
+                         label=f"limit ({data['latency_limit_ms']:g} ms)")
+    for s in steps:
+        if not s["held"]:
+            latency_axis.annotate(f"not held: {s['frames_dropped']} dropped", (s["inputs"], s["latency_p99_ms"]),
+                                  textcoords="offset points", xytext=(-10, 10), ha="right", fontsize=8)
+    latency_axis.set_ylabel("ms")
+    latency_axis.set_ylim(0, max([data["latency_limit_ms"]] + [s["latency_p99_ms"] for s in steps]) * 1.15)
+    for axis in (rate_axis, latency_axis):
+        axis.set_xscale("log", base=2)
+        axis.set_xticks(inputs, [str(n) for n in inputs])
+        axis.minorticks_off()
+        axis.set_xlabel("live inputs")
+        axis.grid(alpha=0.3)
+        # Below the axes: the lines can run anywhere inside them.
+        axis.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=2, frameon=False)
+    fig.suptitle(f"vidpipe bench --density on {data.get('device', '')} ({data.get('decoder', '')} decoder): "
+                 f"{data.get('held_inputs', 0)} inputs held in real time", fontsize=12)
+    fig.tight_layout(rect=(0, 0, 1, 0.95))
+    fig.savefig(png, dpi=DPI)
+
+
+CHARTS = {"bench": bench_chart, "copybench": copybench_chart, "trace": trace_chart, "density": density_chart}
+
+
 def main():
-    if len(sys.argv) != 4 or sys.argv[1] not in ("bench", "copybench", "trace"):
-        print("usage: charts.py bench|copybench|trace IN.json OUT.png", file=sys.stderr)
+    if len(sys.argv) != 4 or sys.argv[1] not in CHARTS:
+        print("usage: charts.py bench|copybench|trace|density IN.json OUT.png", file=sys.stderr)
         return 1
     kind, source, png = sys.argv[1:]
     with open(source) as f:
         data = json.load(f)
-    {"bench": bench_chart, "copybench": copybench_chart, "trace": trace_chart}[kind](data, png)
+    CHARTS[kind](data, png)
     return 0
 
 

@@ -15,6 +15,13 @@ void declare_keys(Keys<BenchConfig>& k) {
             "`vidpipe bench` only: after the ladder on the decoded input, the same ladder on this many "
             "frames preloaded into memory (`input.preload`, looped to `input.max_frames`, 300 if unset): "
             "the GPU side alone. 0: only the first ladder. `--preload N` sets it.");
+  k.real("latency_ms", &BenchConfig::latency_ms, 1, 60000,
+         "`vidpipe bench --density` only: a number of live inputs is held when no input drops a frame and the "
+         "99th percentile of latency (decoded to out of the sink) is at most this.");
+  k.real("density_seconds", &BenchConfig::density_seconds, 0.5, 3600,
+         "`vidpipe bench --density` only: seconds of video each input plays, in real time, at each step.");
+  k.integer("density_max", &BenchConfig::density_max, 1, 1024,
+            "`vidpipe bench --density` only: the most inputs tried (the steps double from 1 up to it).");
   k.text("json", &BenchConfig::json, "path",
          "`vidpipe bench` only: where the table goes as JSON (every mode's full report inside).");
   k.text("chart", &BenchConfig::chart, "path or empty",

@@ -13,6 +13,10 @@ struct BenchConfig {
   std::vector<int> streams{2, 4};  // async modes to run besides 1 stream
   int batch = 4;                   // the batch rung (1: none)
   int preload = 0;                 // > 0: the same ladder again on this many preloaded frames
+  // `bench --density`: live copies of the input, 1, 2, 4, ... of them, until one fails.
+  double latency_ms = 100;      // a step holds when no frame is dropped and p99 latency is at most this
+  double density_seconds = 10;  // of video each input plays at each step
+  int density_max = 128;        // the most inputs tried
   std::string json = "bench.json";
   std::string chart = "bench.png";
 };

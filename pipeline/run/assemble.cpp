@@ -5,8 +5,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <cmath>
 #include <filesystem>
 #include <thread>
@@ -74,33 +72,6 @@ double batch_timeout_s(const Config& c, const std::vector<VideoInfo>& inputs) {
   double fastest_fps = 0;
   for (const VideoInfo& info : inputs) fastest_fps = std::max(fastest_fps, info.fps);
   return fastest_fps > 0 ? std::min(0.010, 0.25 / fastest_fps) : 0.010;
-}
-
-// Opens the inputs at once, a thread each up to the cores: opening, probing and an NVDEC
-// session cost tens of milliseconds an input, which one after another made 64 inputs wait
-// seconds. The first failing input (in the config's order) is the error.
-std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderOptions>& options) {
-  const std::size_t n = options.size();
-  std::vector<std::unique_ptr<VideoReader>> readers(n);
-  std::vector<std::exception_ptr> errors(n);
-  std::atomic<std::size_t> next{0};
-  auto open_next = [&] {
-    for (std::size_t i = next++; i < n; i = next++) {
-      try {
-        readers[i] = std::make_unique<VideoReader>(options[i]);
-      } catch (...) {
-        errors[i] = std::current_exception();
-      }
-    }
-  };
-  const std::size_t threads = std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
-  std::vector<std::thread> openers;
-  for (std::size_t t = 1; t < threads; ++t) openers.emplace_back(open_next);
-  open_next();
-  for (std::thread& t : openers) t.join();
-  for (const std::exception_ptr& error : errors)
-    if (error) std::rethrow_exception(error);
-  return readers;
 }
 
 void open_sources(PipelineParts& p, int slots) {

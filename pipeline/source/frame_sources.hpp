@@ -41,6 +41,10 @@ struct SourceOptions {
   double clock_origin = 0;               // steady-clock seconds of pipeline time 0, for the observer
 };
 
+// Opens one reader per options at once, a thread each up to the cores; throws the first
+// failing input's error (in the options' order).
+std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderOptions>& options);
+
 class FrameSources {
  public:
   FrameSources(std::vector<std::unique_ptr<VideoReader>> readers, std::vector<bool> live, const SourceOptions& o);

@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
 # Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
-# mutants | all (all but inputs, ladder, encode, formats, peers, startup and mutants); several at once: "tests,formats".
+# density | mutants | all (all but inputs, ladder, encode, formats, peers, startup and mutants); several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
@@ -231,5 +231,34 @@ if mode ladder; then
   fi
   python3 -c "import json; a=json.load(open('/tmp/encode-4k.json')); b=json.load(open('/tmp/encode-1080p.json'))
 print('vidpipe encode 4K out: %.1f fps (%s); 1080p out: %.1f fps (%s); ratio %.2fx' % (a['fps'], a['bottleneck']['stage'], b['fps'], b['bottleneck']['stage'], b['fps']/a['fps']))"
+fi
+if mode density; then
+  # Issue 28: many live 1080p30 inputs on one GPU. A real clip (Megamind, 23.98 fps, scaled to
+  # 1080p and retimed to 30 fps), looped. bench --density climbs 1, 2, 4, ... live inputs until
+  # one is not held; then 64 NVDEC inputs for 60 s in real time, detection on.
+  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
+    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
+  density() {  # name decoder max seconds clip [more --set]
+    local name=$1 decoder=$2 max=$3 seconds=$4 clip=$5; shift 5
+    $VIDPIPE_BIN bench --density --config config/default.yaml --input "$clip" \
+      --set gpu.model=assets/models/tiny_face_detector --set reader.decoder=$decoder --set copy.streams=4 \
+      --set copy.batch_size=16 --set bench.density_max=$max --set bench.density_seconds=$seconds \
+      --set bench.json=$OUT/density-$name.json --set bench.chart=$OUT/density-$name.png "$@" 2>&1 | grep -v "^\[" \
+      | tee "$OUT/density-$name.txt"
+  }
+  density 1080p-nvdec nvdec ${DENSITY_MAX:-128} ${DENSITY_SECONDS:-5} /tmp/megamind1080.mp4
+  density 1080p-cpu cpu ${DENSITY_CPU_MAX:-64} ${DENSITY_SECONDS:-5} /tmp/megamind1080.mp4
+  density 4k-nvdec nvdec 16 3 assets/sample-4k.mp4 --set input.loop=true
+  list=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * ${HELD_INPUTS:-64}))")
+  start=$(date +%s.%N)
+  $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
+    --set "inputs=[$list]" --set reader.decoder=nvdec --set input.realtime=true --set input.loop=true \
+    --set input.max_frames=$((30 * ${HELD_SECONDS:-60})) --set copy.streams=4 --set copy.batch_size=16 \
+    --set sink.kind=null --set metrics.live=false --report $OUT/held-64.json 2>&1 | grep -v "^\[" | tee "$OUT/held-64.txt"
+  echo "process wall: $(python3 -c "print('%.1f' % ($(date +%s.%N) - $start))") s"
+  python3 -c "import json; j=json.load(open('$OUT/held-64.json')); s=j['startup']
+print('held: %d inputs, %d frames, %d dropped, latency p99 %.1f ms, lag p99 %.1f ms, first frame out %.2f s, inputs opened in %.2f s' % (
+  len(j['inputs']), j['frames'], j['frames_dropped'], j['latency']['p99_ms'], j['live_lag']['p99_ms'],
+  s['first_frame']['delivered_s'], s['inputs_s']))"
 fi
 exit $status

@@ -296,3 +296,52 @@ TEST(CopyBenchE2E, BadSizeIsAConfigError) {
 
 }  // namespace
 }  // namespace vidpipe
+
+namespace vidpipe {
+namespace {
+
+// bench --density on the CPU path: steps of 1, 2, 4 live inputs, each held or not by the
+// rule it prints (no drop, p99 latency within bench.latency_ms), the climb stopping at the
+// first that is not; the table, the JSON and the chart agree.
+TEST(DensityE2E, StepsDoubleUntilOneIsNotHeldAndTheTableMatchesTheJson) {
+  const std::string small = test::make_clip("density.mp4", 160, 120, 30, "-c:v libx264 -pix_fmt yuv420p -r 30");
+  const std::string dir = test::scratch_dir(), json = dir + "/density.json", png = dir + "/density.png";
+  std::filesystem::remove(json);
+  const auto r = vidpipe("bench --density --input " + small + " --set device=cpu --set gpu.inference=false "
+                         "--set bench.density_seconds=1 --set bench.density_max=4 --set bench.json=" + json +
+                         " --set bench.chart=" + png);
+  ASSERT_EQ(r.code, 0) << r.output;
+  const nlohmann::json j = read_json(json);
+  EXPECT_EQ(j.at("kind"), "density");
+  const auto& steps = j.at("steps");
+  ASSERT_FALSE(steps.empty());
+  int expected_inputs = 1, held = 0;
+  for (std::size_t k = 0; k < steps.size(); ++k, expected_inputs *= 2) {
+    const auto& s = steps[k];
+    EXPECT_EQ(s.at("inputs"), expected_inputs);
+    const bool rule = s.at("error").is_null() && s.at("frames_dropped") == 0 &&
+                      s.at("latency_p99_ms").get<double>() <= j.at("latency_limit_ms").get<double>();
+    EXPECT_EQ(s.at("held").get<bool>(), rule) << "step " << expected_inputs;
+    if (!rule) EXPECT_EQ(k + 1, steps.size()) << "the climb stops at the first step not held";
+    if (rule) held = expected_inputs;
+    EXPECT_NEAR(s.at("source_fps").get<double>(), 30.0, 0.01);
+    if (s.at("error").is_null()) {
+      EXPECT_GT(s.at("decoders_alone_fps").get<double>(), 0.0);
+      EXPECT_GT(s.at("flat_out_fps").get<double>(), 0.0);
+    }
+  }
+  EXPECT_EQ(j.at("held_inputs"), held);
+  // One 160x120 input at 30 fps with nothing to detect is held on any machine.
+  EXPECT_TRUE(steps[0].at("held").get<bool>()) << r.output;
+  EXPECT_NE(r.output.find("held in real time: " + std::to_string(held) + " input"), std::string::npos) << r.output;
+  EXPECT_TRUE(std::filesystem::exists(png) || r.output.find("no chart") != std::string::npos) << r.output;
+}
+
+TEST(DensityE2E, AMissingInputIsAConfigError) {
+  const auto r = vidpipe("bench --density --input /no/such/clip.mp4 --set device=cpu");
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("/no/such/clip.mp4"), std::string::npos) << r.output;
+}
+
+}  // namespace
+}  // namespace vidpipe

@@ -1,0 +1,193 @@
+#include "tools/density.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <thread>
+
+#include "base/clock.hpp"
+#include "run/pipeline.hpp"
+#include "source/frame_sources.hpp"
+
+namespace vidpipe {
+namespace {
+
+// `inputs` copies of the base input, each playing `frames` frames, metrics kept quiet.
+Config step_config(const Config& base, int inputs, std::int64_t frames, bool realtime) {
+  Config c = base;
+  c.inputs.assign(static_cast<std::size_t>(inputs), input_uris(base).front());
+  c.input.realtime = realtime;
+  c.input.loop = true;
+  c.input.max_frames = frames;
+  c.sink.kind = SinkKind::null;
+  c.metrics.live = false;
+  c.metrics.report.clear();
+  c.metrics.trace.clear();
+  c.metrics.detections.clear();
+  c.metrics.listen.clear();
+  return c;
+}
+
+// N decoders at once with nothing behind them, as the pipeline opens them: the ceiling a
+// many-input run is read against. Frames a second over all of them, from the first frame
+// any delivered to the last.
+double decoders_alone_fps(const Config& c, const std::atomic<bool>* stop) {
+  std::vector<ReaderOptions> options;
+  for (const std::string& uri : input_uris(c)) {
+    // Pageable: what the decoders can do, not what pinning their pools costs.
+    ReaderOptions ro{uri, c.input, c.reader, HostMemory::pageable};
+    ro.input.realtime = false;
+    ro.reader.threads = c.reader.threads > 0 || c.inputs.size() <= 1
+                            ? c.reader.threads
+                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
+                                              static_cast<int>(c.inputs.size()));
+    ro.in_flight = 4;
+    ro.cuda_device = c.gpu.device;
+    ro.cancel = stop;
+    options.push_back(ro);
+  }
+  std::vector<std::unique_ptr<VideoReader>> readers = open_readers(options);
+  std::vector<std::int64_t> counts(readers.size(), 0);
+  std::vector<double> first(readers.size(), 0), last(readers.size(), 0);
+  std::vector<std::exception_ptr> errors(readers.size());
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < readers.size(); ++i)
+    threads.emplace_back([&, i] {
+      try {
+        while (counts[i] < c.input.max_frames && !(stop && stop->load())) {
+          if (!readers[i]->next()) break;
+          last[i] = steady_seconds();
+          if (counts[i]++ == 0) first[i] = last[i];
+        }
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& error : errors)
+    if (error) std::rethrow_exception(error);
+  const double from = *std::min_element(first.begin(), first.end());
+  const double to = *std::max_element(last.begin(), last.end());
+  std::int64_t frames = 0;
+  for (std::int64_t n : counts) frames += n;
+  return to > from ? static_cast<double>(frames - static_cast<std::int64_t>(readers.size())) / (to - from) : 0.0;
+}
+
+void read_live_run(const RunResult& r, double latency_limit_ms, DensityStep& step) {
+  const Summary& s = r.summary;
+  double sum = 0;
+  for (double fps : s.input_fps) sum += fps;
+  step.per_input_fps = s.input_fps.empty() ? 0 : sum / static_cast<double>(s.input_fps.size());
+  step.dropped = s.frames_dropped;
+  step.latency_p99_ms = s.latency.p99_ms;
+  step.live_lag_p99_ms = s.live_lag.p99_ms;
+  step.wall_s = s.wall_s;
+  step.startup_s = s.first.delivered_s;
+  step.bound = s.bottleneck.stage;
+  step.bound_evidence = s.bottleneck.evidence;
+  step.held = step.dropped == 0 && step.latency_p99_ms <= latency_limit_ms;
+}
+
+DensityStep run_step(const Config& base, int inputs, double source_fps, const std::atomic<bool>* stop) {
+  DensityStep step;
+  step.inputs = inputs;
+  step.source_fps = source_fps;
+  const auto frames = std::max<std::int64_t>(1, std::llround(source_fps * base.bench.density_seconds));
+  spdlog::info("density: {} input{} in real time", inputs, inputs == 1 ? "" : "s");
+  try {
+    const RunResult live = run_pipeline(step_config(base, inputs, frames, true), stop);
+    if (live.error) std::rethrow_exception(live.error);
+    read_live_run(live, base.bench.latency_ms, step);
+    if (stop && stop->load()) return step;
+    spdlog::info("density: {} decoders alone, then the pipeline as fast as it goes", inputs);
+    step.decoders_alone_fps = decoders_alone_fps(step_config(base, inputs, frames, false), stop);
+    step.flat_out_fps = run_pipeline(step_config(base, inputs, frames, false), stop).summary.fps;
+  } catch (const std::exception& e) {
+    step.error = e.what();
+    step.held = false;
+    spdlog::warn("density: {} inputs failed: {}", inputs, step.error);
+  }
+  return step;
+}
+
+nlohmann::json step_json(const DensityStep& s) {
+  return {{"inputs", s.inputs},
+          {"held", s.held},
+          {"error", s.error.empty() ? nlohmann::json(nullptr) : nlohmann::json(s.error)},
+          {"source_fps", s.source_fps},
+          {"per_input_fps", s.per_input_fps},
+          {"frames_dropped", s.dropped},
+          {"latency_p99_ms", s.latency_p99_ms},
+          {"live_lag_p99_ms", s.live_lag_p99_ms},
+          {"wall_s", s.wall_s},
+          {"first_frame_out_s", s.startup_s},
+          {"bottleneck", s.bound},
+          {"bottleneck_evidence", s.bound_evidence},
+          {"decoders_alone_fps", s.decoders_alone_fps},
+          {"flat_out_fps", s.flat_out_fps},
+          {"flat_out_share_of_decoders",
+           s.decoders_alone_fps > 0 ? nlohmann::json(s.flat_out_fps / s.decoders_alone_fps) : nlohmann::json(nullptr)}};
+}
+
+}  // namespace
+
+DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop) {
+  DensityOutcome out;
+  out.input = input_uris(base).front();
+  out.latency_ms = base.bench.latency_ms;
+  // One frame through the pipeline first: the clip's own rate (what "real time" means here),
+  // the device and the decoder as they really run.
+  const RunResult probe = run_pipeline(step_config(base, 1, 1, false), stop);
+  out.device = probe.device;
+  out.decoder = probe.input.decoder;
+  for (int n = 1; n <= base.bench.density_max && !(stop && stop->load()); n *= 2) {
+    out.steps.push_back(run_step(base, n, probe.input.fps, stop));
+    if (!out.steps.back().held) break;
+    out.held = n;
+  }
+  nlohmann::json steps = nlohmann::json::array();
+  for (const DensityStep& s : out.steps) steps.push_back(step_json(s));
+  out.json = {{"kind", "density"},  {"input", out.input},           {"device", out.device},
+              {"decoder", out.decoder}, {"latency_limit_ms", out.latency_ms}, {"held_inputs", out.held},
+              {"steps", steps}};
+  return out;
+}
+
+std::string density_table(const DensityOutcome& o) {
+  std::string t = fmt::format("density: live copies of {} on {} ({} decoder), held = no drop and p99 latency <= "
+                              "{:.0f} ms\n",
+                              o.input, o.device, o.decoder, o.latency_ms);
+  t += fmt::format("{:>6} {:>6} {:>10} {:>8} {:>9} {:>9} {:>8} {:>10} {:>10} {:>8}  {}\n", "inputs", "held",
+                   "fps/input", "dropped", "p99 ms", "lag p99", "wall s", "decoders", "flat out", "share", "bound by");
+  for (const DensityStep& s : o.steps) {
+    if (!s.error.empty()) {
+      t += fmt::format("{:>6} {:>6}  failed: {}\n", s.inputs, "no", s.error);
+      continue;
+    }
+    const std::string share = s.decoders_alone_fps > 0 ? fmt::format("{:.0f}%", 100 * s.flat_out_fps / s.decoders_alone_fps)
+                                                       : "-";
+    t += fmt::format("{:>6} {:>6} {:>10.1f} {:>8} {:>9.1f} {:>9.1f} {:>8.2f} {:>10.1f} {:>10.1f} {:>8}  {}\n", s.inputs,
+                     s.held ? "yes" : "no", s.per_input_fps, s.dropped, s.latency_p99_ms, s.live_lag_p99_ms, s.wall_s,
+                     s.decoders_alone_fps, s.flat_out_fps, share, s.bound);
+  }
+  t += "  decoders, flat out: frames a second over all inputs, decoders alone and the whole pipeline as fast as it "
+       "goes; share: the second over the first\n";
+  t += fmt::format("held in real time: {} input{}\n", o.held, o.held == 1 ? "" : "s");
+  if (!o.steps.empty() && !o.steps.back().held) {
+    const DensityStep& failed = o.steps.back();
+    const std::string why = !failed.error.empty() ? failed.error
+                            : failed.dropped > 0 ? fmt::format("{} frames dropped", failed.dropped)
+                                                 : fmt::format("p99 latency {:.1f} ms over {:.0f} ms",
+                                                               failed.latency_p99_ms, o.latency_ms);
+    t += fmt::format("stopped at {} inputs: {}", failed.inputs, why);
+    if (!failed.bound_evidence.empty()) t += "; " + failed.bound_evidence;
+    t += "\n";
+  }
+  return t;
+}
+
+}  // namespace vidpipe

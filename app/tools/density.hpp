@@ -1,0 +1,48 @@
+// `vidpipe bench --density`: how many live copies of one clip a machine holds in real time,
+// the way many-camera deployments run. Steps of 1, 2, 4, ... inputs (bench.density_max at
+// most), each playing bench.density_seconds of the clip at its own rate; a step holds when no
+// input drops a frame and p99 latency is within bench.latency_ms. The first step that fails
+// ends the climb and is kept, with the stage that bounds it. Each step also measures, in the
+// same process, the same number of decoders alone (nothing behind them) and the whole
+// pipeline as fast as it goes, so a rate is read as a share of the decoders' ceiling.
+#pragma once
+#include <atomic>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "config/config.hpp"
+
+namespace vidpipe {
+
+struct DensityStep {
+  int inputs = 0;
+  std::string error;             // the live run failed: why (the step does not hold)
+  double per_input_fps = 0;      // live run: the inputs' mean rate over the measured window
+  double source_fps = 0;         // what each input plays at
+  std::int64_t dropped = 0;      // live run: frames dropped, all inputs
+  double latency_p99_ms = 0;     // live run: decoded to out of the sink
+  double live_lag_p99_ms = 0;    // live run: how far behind its stream's clock a frame came out
+  double wall_s = 0;             // live run: the whole run, start-up included
+  double startup_s = 0;          // live run: to the first frame out of the sink
+  std::string bound;             // live run: the stage that bounds it
+  std::string bound_evidence;
+  double decoders_alone_fps = 0;  // N decoders at once with nothing behind them, all inputs
+  double flat_out_fps = 0;        // the whole pipeline as fast as it goes, all inputs
+  bool held = false;
+};
+
+struct DensityOutcome {
+  std::string input;
+  std::string device;
+  std::string decoder;
+  double latency_ms = 0;
+  std::vector<DensityStep> steps;
+  int held = 0;  // the most inputs held (0: not even one)
+  nlohmann::json json;
+};
+
+DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop);
+std::string density_table(const DensityOutcome& outcome);
+
+}  // namespace vidpipe
