@@ -172,7 +172,7 @@ def density_chart(data, png):
                          label=f"limit ({data['latency_limit_ms']:g} ms)")
     for s in steps:
         if not s["held"]:
-            latency_axis.annotate(f"not held: {s['frames_dropped']} dropped", (s["inputs"], s["latency_p99_ms"]),
+            latency_axis.annotate(f"not held: {s['frames_dropped_measured']} dropped", (s["inputs"], s["latency_p99_ms"]),
                                   textcoords="offset points", xytext=(-10, 10), ha="right", fontsize=8)
     latency_axis.set_ylabel("ms")
     latency_axis.set_ylim(0, max([data["latency_limit_ms"]] + [s["latency_p99_ms"] for s in steps]) * 1.15)

@@ -21,6 +21,7 @@ struct DensityStep {
   double per_input_fps = 0;      // live run: the inputs' mean rate over the measured window
   double source_fps = 0;         // what each input plays at
   std::int64_t dropped = 0;      // live run: frames dropped, all inputs
+  std::int64_t dropped_measured = 0;  // of those, after the warm-up (the first second)
   double latency_p99_ms = 0;     // live run: decoded to out of the sink
   double live_lag_p99_ms = 0;    // live run: how far behind its stream's clock a frame came out
   double wall_s = 0;             // live run: the whole run, start-up included

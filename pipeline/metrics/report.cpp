@@ -44,6 +44,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"frames", s.frames},
       {"frames_measured", s.frames_measured},
       {"frames_dropped", s.frames_dropped},
+      {"frames_dropped_measured", s.frames_dropped_measured},
       {"frames_sync_copies", s.frames_sync_copies},
       {"decode_errors", decode_errors},
       {"warmup_included", s.warmup_included},
@@ -150,7 +151,8 @@ std::string summary_text(const std::string& mode, const std::string& device, con
   else
     out += "  face detection off (gpu.inference: false)\n";
   if (s.frames_dropped > 0 || notes.reconnects > 0)
-    out += fmt::format("  live: {} frames dropped (input.drop), {} reconnects\n", s.frames_dropped, notes.reconnects);
+    out += fmt::format("  live: {} frames dropped (input.drop; {} after the warm-up), {} reconnects\n", s.frames_dropped,
+                       s.frames_dropped_measured, notes.reconnects);
   if (!s.bottleneck.stage.empty()) {
     out += "  " + s.bottleneck.evidence + "\n";
     if (!s.bottleneck.lift.empty()) out += "  to lift it: " + s.bottleneck.lift + "\n";

@@ -42,6 +42,7 @@ struct Summary {
   std::int64_t frames = 0;
   std::int64_t frames_measured = 0;
   std::int64_t frames_dropped = 0;
+  std::int64_t frames_dropped_measured = 0;  // of those, after the warm-up
   double wall_s = 0;           // whole run
   double measured_s = 0;       // after warm-up
   FirstFrameTimes first;       // start-up: the first frame's way through the stages, out of the sink at delivered_s

@@ -136,9 +136,11 @@ void make_sinks(PipelineParts& p, int slots) {
   const int n = p.sources->count();
   for (int i = 0; i < n; ++i) {
     const YuvLayout layout = written_layout(p.sources->reader(i).layout(), p.inputs[i], p.config.sink);
-    // Enough output buffers for every slot's batch plus the sink's queue.
-    // Pinned in the background, as the readers' pools are: the first result needs only one.
-    p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(2 * slots * share_of(p.batch_size(), n) + 2),
+    // Output buffers for this input's share of the slots' batches and of the sink's queue
+    // (slots x batch frames). Pinned in the background, as the readers' pools are: the first
+    // result needs only one.
+    const int share = slots * share_of(p.batch_size(), n) + share_of(slots * p.batch_size(), n) + 2;
+    p.out_pools.push_back(std::make_unique<FramePool>(static_cast<std::size_t>(share),
                                                       layout.frame_bytes, p.config.copy.memory,
                                                       PoolFilling{true, p.config.gpu.device}));
     p.out_pools.back()->start_filling();

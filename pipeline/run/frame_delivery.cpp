@@ -86,6 +86,7 @@ void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, const Det
   if (p.detections) p.detections->write(record.source, record.index, record.stream_s, found);
   p.metrics->add_frame(record);
   p.memory_log->on_frame(++p.frames_delivered);
+  if (p.frames_delivered == p.config.metrics.warmup_frames) p.dropped_at_warmup = p.sources->dropped_total();
   print_live_line(p, record.sink_at, p.frames_delivered);
 }
 

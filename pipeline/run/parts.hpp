@@ -40,6 +40,14 @@ struct PipelineParts {
   std::unique_ptr<LiveLagClock> live_lag;  // sink thread only
   std::int64_t expected_frames = 0;       // 0: unknown (live, looping)
   std::int64_t frames_delivered = 0;      // to the sinks so far (one thread delivers: the sink loop's)
+  // Frames the inputs had dropped when the warm-up ended (-1: not yet), so that drops in
+  // the measured window are told from those of the start-up.
+  std::atomic<std::int64_t> dropped_at_warmup{-1};
+  // Frames dropped after the warm-up: all of them while it has not ended.
+  std::int64_t dropped_in_window() const {
+    const std::int64_t total = sources->dropped_total(), before = dropped_at_warmup.load();
+    return before < 0 ? total : total - before;
+  }
   bool terminal = false;                  // stderr is a terminal: redraw one progress line
 
   double now() const { return steady_seconds() - origin; }

@@ -99,6 +99,7 @@ RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& 
   result.mode = mode_as_run(p);
   result.summary = p.metrics->summarise(p.now(), n);
   result.summary.frames_dropped = p.sources->dropped_total();
+  result.summary.frames_dropped_measured = p.dropped_in_window();
   if (!p.config.metrics.trace.empty()) p.metrics->write_trace(p.config.metrics.trace, result.device);
   for (int i = 0; i < n; ++i) result.decode_errors += p.sources->reader(i).decode_errors();
   result.memory_after_warmup = p.memory_log->after_warmup();

@@ -82,6 +82,7 @@ nlohmann::json run_report(const PipelineParts& p, const Summary& s, const Memory
 nlohmann::json live_report(const PipelineParts& p, const ReportStamp& stamp) {
   Summary s = p.metrics->summarise(p.now(), p.sources->count());
   s.frames_dropped = p.sources->dropped_total();
+  s.frames_dropped_measured = p.dropped_in_window();
   return run_report(p, s, sample_memory(s.frames, p.on_gpu), stamp);
 }
 

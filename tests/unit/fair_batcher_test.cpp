@@ -64,6 +64,22 @@ TEST(FairBatcher, InputsTakeTurnsWhenABatchCannotHoldOneOfEach) {
   for (int i = 0; i < inputs; ++i) EXPECT_EQ(taken[i], 2) << "input " << i;
 }
 
+// Many live inputs, batches smaller than their number: every input is served once in
+// every inputs / batch batches, so a short queue never overflows while others are served.
+TEST(FairBatcher, WithMoreInputsThanABatchEveryInputIsServedOnceARound) {
+  constexpr int inputs = 64, batch = 16;
+  FairBatcher<Tag> b(inputs, 2);
+  for (int round = 0; round < 3; ++round) {
+    // Every queue full, as when the GPU stage runs behind the cameras.
+    for (int i = 0; i < inputs; ++i)
+      for (int k = 0; !b.full(i); ++k) b.push(i, {i, 10 * round + k}, round);
+    std::map<int, int> served;
+    for (int k = 0; k < inputs / batch; ++k)
+      for (const Tag& t : b.take(batch)) ++served[t.input];
+    for (int i = 0; i < inputs; ++i) EXPECT_EQ(served[i], 1) << "input " << i << " in round " << round;
+  }
+}
+
 TEST(FairBatcher, EachInputsFramesKeepTheirOrder) {
   FairBatcher<Tag> b(2, 8);
   for (int k = 0; k < 5; ++k) {
