@@ -45,10 +45,7 @@ double decoders_alone_fps(const Config& c, const std::atomic<bool>* stop) {
     // Pageable: what the decoders can do, not what pinning their pools costs.
     ReaderOptions ro{uri, c.input, c.reader, HostMemory::pageable};
     ro.input.realtime = false;
-    ro.reader.threads = c.reader.threads > 0 || c.inputs.size() <= 1
-                            ? c.reader.threads
-                            : std::max(1, static_cast<int>(std::thread::hardware_concurrency()) /
-                                              static_cast<int>(c.inputs.size()));
+    ro.reader.threads = decoder_threads_each(c.reader, static_cast<int>(c.inputs.size()));
     ro.in_flight = 4;
     ro.cuda_device = c.gpu.device;
     ro.cancel = stop;

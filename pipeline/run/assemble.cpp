@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <thread>
 
 #include "base/errors.hpp"
 #include "device/face_model.hpp"
@@ -58,14 +57,6 @@ std::size_t queue_frames(const Config& c, int batch, int inputs) {
   return static_cast<std::size_t>(std::max(2, share_of(2 * batch, inputs)));
 }
 
-// reader.threads: 0 with several CPU-decoded inputs shares the cores out among them;
-// FFmpeg's own choice (cores + 1 each) would start inputs x cores threads.
-int decoder_threads(const Config& c, int inputs) {
-  if (c.reader.threads > 0 || inputs <= 1 || c.reader.decoder != Decoder::cpu) return c.reader.threads;
-  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-  return std::max(1, cores / inputs);
-}
-
 // A batch's timeout: copy.batch_timeout_ms, or a quarter of the fastest input's frame period.
 double batch_timeout_s(const Config& c, const std::vector<VideoInfo>& inputs) {
   if (c.copy.batch_timeout_ms > 0) return c.copy.batch_timeout_ms / 1e3;
@@ -79,11 +70,12 @@ void open_sources(PipelineParts& p, int slots) {
   const std::vector<std::string> uris = input_uris(c);
   const int inputs = static_cast<int>(uris.size());
   const std::size_t queue = queue_frames(c, p.batch_size(), inputs);
+  const InjectedFault injected = injected_fault_from_env();
   std::vector<ReaderOptions> options;
   std::vector<bool> live;
   for (const std::string& uri : uris) {
     ReaderOptions ro{uri, c.input, c.reader, c.copy.memory};
-    ro.reader.threads = decoder_threads(c, inputs);
+    ro.reader.threads = decoder_threads_each(c.reader, inputs);
     // Each input's pool covers what the pipeline holds of it: its queue, its share of the
     // slots' batches, the sink's. More comes only when others leave it their places, and
     // then the reader waits for a buffer: back-pressure, no more pinned memory.
@@ -92,7 +84,7 @@ void open_sources(PipelineParts& p, int slots) {
     ro.cuda_device = c.gpu.device;
     ro.defer_pool_filling = true;  // after the executor's set-up (start_pool_filling)
     ro.cancel = p.stop;
-    ro.injected = injected_fault_from_env();
+    ro.injected = injected;
     options.push_back(ro);
     live.push_back(ro.live || c.input.realtime);
   }

@@ -1,14 +1,13 @@
 #include "source/frame_sources.hpp"
 
-#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
-#include <thread>
 #include <chrono>
 #include <cmath>
+#include <exception>
+#include <thread>
 
 #include "base/clock.hpp"
 #include "base/errors.hpp"
@@ -119,7 +118,6 @@ void FrameSources::fail(int i) {
   {
     std::lock_guard lock(error_mutex_);
     if (!error_) error_ = std::current_exception();
-    if (count() > 1) failures_.push_back(fmt::format("input {} ended: {}", i, what));
   }
   if (count() == 1) {
     request_stop();
@@ -239,11 +237,6 @@ void FrameSources::request_stop() {
 void FrameSources::rethrow() {
   std::lock_guard lock(error_mutex_);
   if (error_) std::rethrow_exception(error_);
-}
-
-std::vector<std::string> FrameSources::failures() const {
-  std::lock_guard lock(error_mutex_);
-  return failures_;
 }
 
 std::int64_t FrameSources::dropped_total() const {

@@ -18,7 +18,6 @@
 #include <vector>
 
 #include <condition_variable>
-#include <string>
 
 #include "source/fair_batcher.hpp"
 #include "source/input_config.hpp"
@@ -62,8 +61,6 @@ class FrameSources {
   std::vector<DecodedFrame> pop_batch(std::size_t max);
   void request_stop();
   void rethrow();
-  // The inputs that failed and ended alone while others went on, one line each.
-  std::vector<std::string> failures() const;
   const SourceOptions& options() const { return options_; }
 
   int count() const { return static_cast<int>(readers_.size()); }
@@ -103,9 +100,8 @@ class FrameSources {
   std::vector<std::thread> threads_;
   std::vector<bool> ended_;  // inline mode
   int next_reader_ = 0;
-  mutable std::mutex error_mutex_;
+  std::mutex error_mutex_;
   std::exception_ptr error_;
-  std::vector<std::string> failures_;
 };
 
 }  // namespace vidpipe

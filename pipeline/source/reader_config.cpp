@@ -2,6 +2,9 @@
 
 #include "config/keys.hpp"
 
+#include <algorithm>
+#include <thread>
+
 namespace vidpipe {
 
 void declare_keys(Keys<ReaderConfig>& k) {
@@ -30,6 +33,12 @@ void declare_keys(Keys<ReaderConfig>& k) {
            "single-rate bob, the first field kept and the other rebuilt from it, so the detector and the output "
            "see no combing. `auto`: when the stream says it is interlaced (its field order); `on`: always "
            "(the top field first where the stream does not say); `off`: never.");
+}
+
+int decoder_threads_each(const ReaderConfig& reader, int inputs) {
+  if (reader.threads > 0 || inputs <= 1 || reader.decoder != Decoder::cpu) return reader.threads;
+  const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  return std::max(1, cores / inputs);
 }
 
 }  // namespace vidpipe

@@ -19,4 +19,9 @@ struct ReaderConfig {
 
 void declare_keys(Keys<ReaderConfig>& keys);
 
+// reader.threads for each of `inputs` inputs: with 0 and several CPU-decoded inputs the cores
+// are shared out among them (FFmpeg's own choice, cores + 1 each, would start inputs x cores
+// threads); otherwise as configured.
+int decoder_threads_each(const ReaderConfig& reader, int inputs);
+
 }  // namespace vidpipe
