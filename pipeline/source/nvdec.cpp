@@ -1,5 +1,10 @@
 #include "source/nvdec.hpp"
 
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <mutex>
+
 extern "C" {
 #include <libavutil/hwcontext.h>
 #include <libavutil/hwcontext_cuda.h>
@@ -16,7 +21,54 @@ void check_device_frame(int status, const char* what) {
     throw CudaError(cudaErrorMemoryAllocation, std::string("NVDEC: ") + what + ": " + av_error_string(status));
 }
 
+std::atomic<std::int64_t> sessions_started_count{0};
+
+struct SharedDevices {
+  std::mutex lock;
+  std::map<int, std::weak_ptr<const AvBufferPtr>> by_gpu;
+};
+
+SharedDevices& shared_devices() {
+  static SharedDevices devices;
+  return devices;
+}
+
+// One FFmpeg CUDA device for all the inputs on a GPU, as ffmpeg's own -hwaccel_device
+// gives all its decoders, alive while a decoder holds it (not until exit, after CUDA's
+// teardown). Its stream is the calling thread's default stream: FFmpeg takes the device's
+// stream when it starts a session and maps every picture on it, so each reader thread maps,
+// copies and waits on a stream of its own, whichever thread started the session.
+std::shared_ptr<const AvBufferPtr> shared_cuda_device(int cuda_device, std::string& why) {
+  SharedDevices& devices = shared_devices();
+  const std::lock_guard hold(devices.lock);
+  if (auto device = devices.by_gpu[cuda_device].lock()) return device;
+  AVDictionary* raw_opts = nullptr;
+  av_dict_set(&raw_opts, "primary_ctx", "1", 0);
+  AvDictionaryPtr opts(raw_opts);
+  AVBufferRef* device = nullptr;
+  const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(cuda_device).c_str(),
+                                         opts.get(), 0);
+  if (ret < 0) {
+    why = "cannot open the CUDA device for NVDEC: " + av_error_string(ret);
+    return nullptr;
+  }
+  auto* hw = reinterpret_cast<AVHWDeviceContext*>(device->data);
+  static_cast<AVCUDADeviceContext*>(hw->hwctx)->stream = CU_STREAM_PER_THREAD;
+  auto shared = std::make_shared<const AvBufferPtr>(device);
+  devices.by_gpu[cuda_device] = shared;
+  return shared;
+}
+
 }  // namespace
+
+int NvdecDecoder::devices_open() {
+  SharedDevices& devices = shared_devices();
+  const std::lock_guard hold(devices.lock);
+  return static_cast<int>(std::count_if(devices.by_gpu.begin(), devices.by_gpu.end(),
+                                        [](const auto& entry) { return !entry.second.expired(); }));
+}
+
+std::int64_t NvdecDecoder::sessions_started() { return sessions_started_count; }
 
 std::unique_ptr<NvdecDecoder> NvdecDecoder::try_create(const AVCodec* codec, int cuda_device, std::string& why) {
   bool supported = false;
@@ -41,44 +93,35 @@ std::unique_ptr<NvdecDecoder> NvdecDecoder::try_create(const AVCodec* codec, int
   // first with the default: set the flags, as the pipeline's start does.
   cuda::start_device(cuda_device);
   std::unique_ptr<NvdecDecoder> d(new NvdecDecoder);
-  AVDictionary* raw_opts = nullptr;
-  av_dict_set(&raw_opts, "primary_ctx", "1", 0);
-  AvDictionaryPtr opts(raw_opts);
-  AVBufferRef* device = nullptr;
-  const int ret = av_hwdevice_ctx_create(&device, AV_HWDEVICE_TYPE_CUDA, std::to_string(cuda_device).c_str(),
-                                         opts.get(), 0);
-  if (ret < 0) {
-    why = "cannot open the CUDA device for NVDEC: " + av_error_string(ret);
-    return nullptr;
-  }
-  d->device_.reset(device);
+  d->device_ = shared_cuda_device(cuda_device, why);
+  if (!d->device_) return nullptr;
   CUDA_CHECK(cudaSetDevice(cuda_device));
-  d->stream_ = std::make_unique<cuda::Stream>();
-  auto* hw = reinterpret_cast<AVHWDeviceContext*>(d->device_->data);
-  static_cast<AVCUDADeviceContext*>(hw->hwctx)->stream = d->stream_->get();
   return d;
 }
 
 AVPixelFormat NvdecDecoder::pick_cuda(AVCodecContext*, const AVPixelFormat* offered) {
   for (const AVPixelFormat* f = offered; *f != AV_PIX_FMT_NONE; ++f)
-    if (*f == AV_PIX_FMT_CUDA) return *f;
+    if (*f == AV_PIX_FMT_CUDA) {
+      ++sessions_started_count;
+      return *f;
+    }
   return offered[0];  // not for this stream (e.g. a profile NVDEC lacks): software
 }
 
 void NvdecDecoder::attach(AVCodecContext* decoder, int extra_frames) {
-  decoder->hw_device_ctx = av_buffer_ref(device_.get());
+  decoder->hw_device_ctx = av_buffer_ref(device_->get());
   if (!decoder->hw_device_ctx) throw std::bad_alloc();
   decoder->get_format = &NvdecDecoder::pick_cuda;
   // The pipeline holds decoded frames in flight; without these the surface pool runs dry.
   decoder->extra_hw_frames = extra_frames;
 }
 
-void NvdecDecoder::wait_frame() const { CUDA_CHECK(cudaStreamSynchronize(stream_->get())); }
+void NvdecDecoder::wait_frame() const { CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread)); }
 
 AvFramePtr NvdecDecoder::copy_out(const AVFrame& mapped) {
   const auto* nvdec_frames = reinterpret_cast<const AVHWFramesContext*>(mapped.hw_frames_ctx->data);
   if (!own_frames_) {
-    own_frames_.reset(av_hwframe_ctx_alloc(device_.get()));
+    own_frames_.reset(av_hwframe_ctx_alloc(device_->get()));
     if (!own_frames_) throw std::bad_alloc();
     auto* frames = reinterpret_cast<AVHWFramesContext*>(own_frames_->data);
     frames->format = AV_PIX_FMT_CUDA;
@@ -98,9 +141,9 @@ AvFramePtr NvdecDecoder::copy_out(const AVFrame& mapped) {
   for (int p = 0; p < av_pix_fmt_count_planes(nvdec_frames->sw_format); ++p) {
     const int rows = p == 0 ? mapped.height : AV_CEIL_RSHIFT(mapped.height, desc->log2_chroma_h);
     CUDA_CHECK(cudaMemcpy2DAsync(own->data[p], own->linesize[p], mapped.data[p], mapped.linesize[p],
-                                 row_bytes[p], rows, cudaMemcpyDeviceToDevice, stream_->get()));
+                                 row_bytes[p], rows, cudaMemcpyDeviceToDevice, cudaStreamPerThread));
   }
-  // One wait covers FFmpeg's mapping of the picture and the copy: both are on this stream.
+  // One wait covers FFmpeg's mapping of the picture and the copy: both are on this thread's stream.
   wait_frame();
   return own;
 }

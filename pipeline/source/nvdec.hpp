@@ -1,9 +1,10 @@
 // NVDEC through FFmpeg's CUDA hwaccel: the decoder writes NV12 frames into device
-// memory, so the upload stage becomes a device-to-device copy. FFmpeg shares the
-// CUDA primary context with the runtime (its device pointers are ours) and copies
-// each decoded picture out of NVDEC on a stream of ours, which the reader waits on
-// before it hands the frame on.
+// memory, so the upload stage becomes a device-to-device copy. Every NVDEC input of a
+// GPU shares one FFmpeg CUDA device on the CUDA primary context with the runtime (its
+// device pointers are ours), and each reader thread has FFmpeg map its pictures out of
+// NVDEC on that thread's own default stream, which it waits on before it hands the frame on.
 #pragma once
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,10 @@ class NvdecDecoder {
  public:
   // Null, with `why` set, when this FFmpeg, GPU or codec cannot decode on NVDEC.
   static std::unique_ptr<NvdecDecoder> try_create(const AVCodec* codec, int cuda_device, std::string& why);
+  // FFmpeg CUDA devices open now (one per GPU in use) and NVDEC sessions started so far
+  // (FFmpeg starts one each time it sets a decoder up): for the tests and the report.
+  static int devices_open();
+  static std::int64_t sessions_started();
 
   // Makes `decoder` output CUDA frames; call before avcodec_open2.
   void attach(AVCodecContext* decoder, int extra_frames);
@@ -30,9 +35,8 @@ class NvdecDecoder {
  private:
   NvdecDecoder() = default;
   static AVPixelFormat pick_cuda(AVCodecContext* ctx, const AVPixelFormat* offered);
-  AvBufferPtr device_;
+  std::shared_ptr<const AvBufferPtr> device_;  // shared by every input on this GPU
   AvBufferPtr own_frames_;  // copy_out's frames: FFmpeg's CUDA pool, which grows as needed
-  std::unique_ptr<cuda::Stream> stream_;
 };
 
 }  // namespace vidpipe

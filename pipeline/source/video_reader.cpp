@@ -259,6 +259,9 @@ void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* pa
   }
   decoder_->opaque = this;
   decoder_->get_buffer2 = &VideoReader::get_pool_buffer;
+  // Confirmed or withdrawn by each pass's first packet (feed_decoder).
+  loop_feeds_on_ = options_.input.loop && !options_.segments.active();
+  loop_restart_ = {};
   if (nvdec_) {
     // NVDEC has at most 32 decode surfaces and FFmpeg sizes them as DPB + extra frames:
     // asking for more made FFmpeg fall back to software at 4 inputs (docs/BENCHMARKS.md).
@@ -287,6 +290,7 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
   // No pool yet: a software frame here gets FFmpeg's own buffer (get_pool_buffer).
   if (!receive_into(first.get())) return;  // nothing decodes: next() will say so
   if (first->format == AV_PIX_FMT_CUDA) {
+    nvdec_->wait_frame();  // mapped on this (opening) thread's stream, read on the reader's
     primed_ = std::move(first);
     return;
   }
@@ -417,10 +421,14 @@ bool VideoReader::feed_decoder() {
     if (ret == AVERROR_EOF || (ret < 0 && stopping())) {
       // Restart only if this pass read something: an empty stream must not spin.
       if (options_.input.loop && !stopping() && packets_this_pass_ > 0) {
-        packets_this_pass_ = 0;
+        const std::int64_t pass_packets = std::exchange(packets_this_pass_, 0);
         if (std::exchange(options_.injected.stop_in_loop_seek, false)) deadline_.raise_stop_at_next_check();
         check_io(av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
                  "'" + options_.uri + "': cannot loop (seek failed)");
+        if (loop_feeds_on_) {
+          if (loop_restart_.decodes_nothing(pass_packets)) throw_pass_decoded_nothing();
+          return true;
+        }
         // Drain what the decoder holds before the restart is fed in.
         avcodec_send_packet(decoder_.get(), nullptr);
         return true;
@@ -437,7 +445,8 @@ bool VideoReader::feed_decoder() {
       av_packet_unref(packet_.get());
       return end_segment();
     }
-    ++packets_this_pass_;
+    if (packets_this_pass_++ == 0 && loop_feeds_on_) loop_feeds_on_ = pass_starts_with_idr(*packet_);
+    loop_restart_.packet_sent();
     const int sent = avcodec_send_packet(decoder_.get(), packet_.get());
     av_packet_unref(packet_.get());
     if (sent < 0 && sent != AVERROR(EAGAIN)) {
@@ -453,6 +462,12 @@ bool VideoReader::feed_decoder() {
     return true;
   }
   return false;
+}
+
+bool VideoReader::pass_starts_with_idr(const AVPacket& packet) const {
+  const AVCodecParameters* par = input_->streams[stream_index_]->codecpar;
+  return LoopRestart::starts_with_idr(par->codec_id, {par->extradata, static_cast<std::size_t>(par->extradata_size)},
+                                      {packet.data, static_cast<std::size_t>(packet.size)});
 }
 
 bool VideoReader::starts_next_segment(const AVPacket& packet) const {
@@ -497,6 +512,7 @@ bool VideoReader::receive_into(AVFrame* out) {
     const int ret = avcodec_receive_frame(decoder_.get(), out);
     if (ret == 0) {
       ++frames_this_pass_;
+      loop_restart_.frame_out();
       return true;
     }
     if (pool_exhausted_) {
@@ -519,9 +535,7 @@ bool VideoReader::receive_into(AVFrame* out) {
       }
       if (!input_done_ && options_.input.loop) {  // drained for a loop restart
         // A pass that gave no frame would give none the next time either: an endless spin.
-        if (frames_this_pass_ == 0)
-          throw InputError(fmt::format("'{}': a whole pass of input.loop decoded no frame ({} decode errors)",
-                                       options_.uri, decode_errors_.load()));
+        if (frames_this_pass_ == 0) throw_pass_decoded_nothing();
         frames_this_pass_ = 0;
         avcodec_flush_buffers(decoder_.get());
         continue;
@@ -596,6 +610,11 @@ AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
   if (copy_out_of_nvdec_) return nvdec_->copy_out(*decoded);
   nvdec_->wait_frame();
   return decoded;
+}
+
+void VideoReader::throw_pass_decoded_nothing() const {
+  throw InputError(fmt::format("'{}': a whole pass of input.loop decoded no frame ({} decode errors)", options_.uri,
+                               decode_errors_.load()));
 }
 
 void VideoReader::pace(std::int64_t index) {
@@ -673,8 +692,12 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
   out.frame = std::move(frame);
   out.source = source_;
   const AVRational tb = input_ ? input_->streams[stream_index_]->time_base : AVRational{1, 1};
-  out.stream_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE ? next_index_ / info_.fps
-                                                                     : out.frame->best_effort_timestamp * av_q2d(tb);
+  // A frame without a timestamp (AVI's last B-delayed frame at a drain) follows the one before
+  // it by a frame: counting from the run's first frame put a looped file's in the wrong pass.
+  out.stream_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE
+                     ? (next_index_ == 0 ? 0.0 : last_stream_s_ + 1.0 / info_.fps)
+                     : out.frame->best_effort_timestamp * av_q2d(tb);
+  last_stream_s_ = out.stream_s;
   out.index = next_index_++;
   out.segment = segment_;
   if (out.index == options_.injected.stop_in_read_after_frame) deadline_.raise_stop_at_next_check();

@@ -16,6 +16,7 @@
 #include "base/clock.hpp"
 #include "source/frame_colour.hpp"
 #include "memory/frame_pool.hpp"
+#include "source/loop_restart.hpp"
 #include "source/segment_plan.hpp"
 #include "common/image_types.hpp"
 #include "source/input_open.hpp"
@@ -108,6 +109,8 @@ class VideoReader {
 
   const VideoInfo& info() const { return info_; }
   const YuvLayout& layout() const { return layout_; }
+  // input.loop: whether the next pass is fed on without draining the decoder (loop_restart.hpp).
+  bool loops_by_feeding_on() const { return loop_feeds_on_; }
   FramePool& pool() { return *pool_; }
   const FramePool& pool() const { return *pool_; }
   // Starts the background filling of its pools (a split reader has one per decoder).
@@ -152,6 +155,8 @@ class VideoReader {
   bool feed_decoder();
   AvFramePtr to_pool_layout(AvFramePtr decoded);
   void pace(std::int64_t index);
+  [[noreturn]] void throw_pass_decoded_nothing() const;
+  bool pass_starts_with_idr(const AVPacket& packet) const;
   void open_decoder(const AVCodec* codec, const AVCodecParameters* par);
   // Decodes the first frame to see whether NVDEC really started; if FFmpeg fell back to
   // software, starts again with a CPU decoder and its threads.
@@ -183,8 +188,11 @@ class VideoReader {
   bool input_done_ = false;
   bool flushed_ = false;
   std::int64_t next_index_ = 0;
+  double last_stream_s_ = 0.0;
   std::int64_t packets_this_pass_ = 0;
   std::int64_t frames_this_pass_ = 0;  // input.loop: a pass that decodes nothing ends the run
+  bool loop_feeds_on_ = false;          // input.loop without draining (loop_restart.hpp)
+  LoopRestart loop_restart_;
   std::atomic<std::int64_t> decode_errors_{0};  // these two are read live by the metrics endpoint
   std::int64_t converted_frames_ = 0;
   double clock_origin_ = 0.0;

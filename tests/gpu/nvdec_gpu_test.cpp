@@ -3,7 +3,11 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <thread>
+
 #include "device/executor.hpp"
+#include "source/frame_sources.hpp"
+#include "source/nvdec.hpp"
 #include "gpu_guard.hpp"
 #include "test_media.hpp"
 
@@ -149,6 +153,54 @@ TEST(NvdecGpu, ASessionThatCannotStartDecodesEveryFrameOnCpuThreads) {
     ASSERT_FALSE(frames[i].on_device());
     EXPECT_EQ(luma_of(frames[i].data(), l), packed_luma(cpu.frames[i], l)) << "frame " << i;
   }
+}
+
+// Many looping inputs, opened at once as a run opens them: one FFmpeg CUDA device for
+// all, one NVDEC session each for the whole run (a new one at every wrap of the loop
+// stalled 64 inputs for seconds), and every pass the CPU decoder's pictures, in order,
+// though each reader thread maps and copies on a stream of its own.
+TEST(NvdecGpu, LoopingInputsShareOneDeviceAndKeepTheirSessions) {
+  REQUIRE_GPU();
+  const std::string clip = test::make_clip("nvdec-loop.mp4", 320, 240, 24, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 8");
+  const test::DecodedVideo cpu = test::decode_all(clip);
+  ASSERT_EQ(cpu.frames.size(), 24u);
+  constexpr int inputs = 4, passes = 3;
+  std::vector<ReaderOptions> options(inputs, test::pageable_reader(clip));
+  for (ReaderOptions& ro : options) {
+    ro.reader.decoder = Decoder::nvdec;
+    ro.input.loop = true;
+  }
+  const std::int64_t sessions_before = NvdecDecoder::sessions_started();
+  std::vector<std::unique_ptr<VideoReader>> readers = open_readers(options);
+  EXPECT_EQ(NvdecDecoder::devices_open(), 1);
+  std::vector<std::vector<std::vector<std::uint8_t>>> luma(inputs);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < inputs; ++i)
+    threads.emplace_back([&, i] {
+      VideoReader& reader = *readers[i];
+      const YuvLayout& l = reader.layout();
+      std::vector<std::uint8_t> host(static_cast<std::size_t>(l.width) * l.height);
+      while (luma[i].size() < passes * cpu.frames.size()) {
+        std::optional<DecodedFrame> f = reader.next();
+        if (!f || !f->on_device()) return;
+        if (cudaMemcpy2D(host.data(), l.width, f->frame->data[0], f->frame->linesize[0], l.width, l.height,
+                         cudaMemcpyDeviceToHost) != cudaSuccess)
+          return;
+        luma[i].push_back(host);
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  EXPECT_EQ(NvdecDecoder::sessions_started() - sessions_before, inputs) << "a session started again at a wrap";
+  const YuvLayout& l = readers[0]->layout();
+  for (int i = 0; i < inputs; ++i) {
+    EXPECT_TRUE(readers[i]->loops_by_feeding_on());
+    ASSERT_EQ(luma[i].size(), passes * cpu.frames.size()) << "input " << i << " ended early or left the GPU";
+    for (std::size_t n = 0; n < luma[i].size(); ++n)
+      EXPECT_GT(test::psnr(luma[i][n], packed_luma(cpu.frames[n % cpu.frames.size()], l)), 50.0)
+          << "input " << i << ", frame " << n % cpu.frames.size() << " of pass " << n / cpu.frames.size() + 1;
+  }
+  readers.clear();
+  EXPECT_EQ(NvdecDecoder::devices_open(), 0) << "the shared device outlived its inputs";
 }
 
 }  // namespace

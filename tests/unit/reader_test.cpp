@@ -161,26 +161,6 @@ TEST(Reader, StillImageIsOneFrame) {
   EXPECT_GT(test::psnr(got.frames[0], want.frames[0]), 40.0);
 }
 
-TEST(Reader, LoopRestartsAtTheEnd) {
-  const std::string clip = test::make_clip("loop.mp4", 128, 96, 6, "-c:v libx264 -pix_fmt yuv420p");
-  ReaderOptions ro = test::pageable_reader(clip);
-  ro.input.loop = true;
-  VideoReader reader(ro);
-  std::vector<std::vector<std::uint8_t>> frames;
-  while (frames.size() < 14) {
-    auto f = reader.next();
-    ASSERT_TRUE(f);
-    const YuvLayout& l = reader.layout();
-    std::vector<std::uint8_t> luma;  // visible pixels only: padding holds whatever
-    for (int y = 0; y < l.height; ++y)
-      luma.insert(luma.end(), f->data() + y * l.pitch[0], f->data() + y * l.pitch[0] + l.width);
-    frames.push_back(std::move(luma));
-  }
-  EXPECT_EQ(frames[0], frames[6]);
-  EXPECT_EQ(frames[1], frames[7]);
-  EXPECT_EQ(frames[0], frames[12]);
-}
-
 TEST(Reader, NotAVideoIsAnInputError) {
   const std::string bogus = test::scratch_dir() + "/bogus.mp4";
   std::ofstream(bogus) << "this is not a video file at all";
