@@ -149,6 +149,7 @@ void make_sinks(PipelineParts& p, int slots) {
       spdlog::info("'{}' is a pipe: its audio, if any, is not copied (it cannot be read twice)", p.inputs[i].uri);
     p.sinks.push_back(make_sink(so));
   }
+  p.sink_finished.assign(p.sinks.size(), false);
 }
 
 // The pinned pools fill from here on, beside the sinks' opening and the first decoding:

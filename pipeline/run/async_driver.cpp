@@ -20,12 +20,15 @@ struct InFlight {
   int slot = 0;
   std::vector<DecodedFrame> frames;
   std::vector<AvBufferPtr> outputs;
+  std::vector<int> ended_inputs;  // their last frames are in this batch or before it
 };
 
+// A frame for its sink, or (no buffer) the word that input `ended` has no more.
 struct Delivery {
   AvBufferPtr buffer;
   FrameRecord record;
   DetectionList found;
+  int ended = -1;
 };
 
 // First exception from any thread wins; the others are consequences of the shutdown.
@@ -94,6 +97,7 @@ class AsyncDriver {
     job.frames = p_.sources->pop_batch(static_cast<std::size_t>(batch_));
     p_.metrics->add_span(StageSpan::submit_starved, waiting_from, p_.now());
     sources_ended_ = job.frames.empty();
+    job.ended_inputs = p_.sources->take_ended_inputs();
     std::stable_sort(job.frames.begin(), job.frames.end(),
                      [](const DecodedFrame& a, const DecodedFrame& b) { return a.source < b.source; });
     return job;
@@ -118,6 +122,7 @@ class AsyncDriver {
         r.faces = found[i].count;
         if (!to_sink_.push({std::move(job->outputs[i]), r, found[i]})) break;
       }
+      for (const int ended : job->ended_inputs) to_sink_.push({.ended = ended});
       job->frames.clear();  // input buffers back to the pool
       {
         std::lock_guard lock(done_mutex_);
@@ -134,6 +139,10 @@ class AsyncDriver {
       std::optional<Delivery> d = to_sink_.pop();
       p_.metrics->add_span(StageSpan::sink_starved, waiting_from, p_.now());
       if (!d) return;
+      if (d->ended >= 0) {
+        finish_output(p_, d->ended);
+        continue;
+      }
       deliver(p_, std::move(d->buffer), d->record, d->found);
       apply_mode_toggles(p_, toggles_seen);
     }

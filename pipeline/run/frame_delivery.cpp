@@ -90,4 +90,13 @@ void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, const Det
   print_live_line(p, record.sink_at, p.frames_delivered);
 }
 
+void finish_output(PipelineParts& p, int source) {
+  if (p.sink_finished[source]) return;
+  p.sink_finished[source] = true;
+  p.sinks[source]->finish();
+  if (p.sinks.size() > 1 && !p.stopping())
+    spdlog::info("input {} ('{}') ended: {} finalised, {} frames", source, p.sources->reader(source).info().uri,
+                 p.sinks[source]->describe(), p.sinks[source]->frames_written());
+}
+
 }  // namespace vidpipe

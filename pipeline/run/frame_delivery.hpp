@@ -22,4 +22,8 @@ void apply_mode_toggles(PipelineParts& p, int& toggles_seen);
 // (metrics.detections); counted in p.frames_delivered.
 void deliver(PipelineParts& p, AvBufferPtr buffer, FrameRecord record, const DetectionList& found);
 
+// Finalises the output of an input that has ended while others go on (a file done, a
+// reader failed), once: it is playable from then on, not only when the run ends.
+void finish_output(PipelineParts& p, int source);
+
 }  // namespace vidpipe

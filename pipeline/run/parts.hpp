@@ -35,6 +35,7 @@ struct PipelineParts {
   LiveControls controls;  // the display window's keys; the sinks hold a pointer to it
   std::vector<std::unique_ptr<FramePool>> out_pools;  // one per input: layouts differ
   std::vector<std::unique_ptr<Sink>> sinks;          // one per input
+  std::vector<bool> sink_finished;  // finish_output has run (sink thread, then the teardown)
   std::unique_ptr<MemoryLog> memory_log;  // sampled by the sink thread
   std::unique_ptr<DetectionLog> detections;  // metrics.detections; null: none (sink thread only)
   std::unique_ptr<LiveLagClock> live_lag;  // sink thread only

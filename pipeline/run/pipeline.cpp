@@ -69,7 +69,8 @@ void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
       if (!error) error = std::current_exception();
     }
   };
-  for (auto& sink : p.sinks) keep_first_error([&] { sink->finish(); });
+  for (std::size_t i = 0; i < p.sinks.size(); ++i)
+    keep_first_error([&] { if (!p.sink_finished[i]) p.sinks[i]->finish(); });
   if (p.detections) keep_first_error([&] { p.detections->finish(); });
   // The progress line ends at 100% of what was delivered, whatever the estimate said.
   if (p.terminal && p.config.metrics.live)

@@ -25,6 +25,7 @@ void run_sync(PipelineParts& p) {
     record.faces = found.count;
     frame.reset();  // the pool buffer goes back to the decoder
     deliver(p, std::move(out), record, found);
+    for (const int ended : p.sources->take_ended_inputs()) finish_output(p, ended);
   }
 }
 

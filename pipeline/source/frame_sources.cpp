@@ -59,7 +59,8 @@ FrameSources::FrameSources(std::vector<std::unique_ptr<VideoReader>> readers, st
       options_(o),
       counters_(new Counters[readers_.size()]),
       batcher_(static_cast<int>(readers_.size()), o.queue_frames),
-      ended_(readers_.size(), false) {
+      ended_(readers_.size(), false),
+      end_taken_(readers_.size(), false) {
   for (std::size_t i = 0; i < readers_.size(); ++i) readers_[i]->set_source(static_cast<int>(i));
 }
 
@@ -104,6 +105,7 @@ void FrameSources::read_loop(int i) {
     fail(i);
   }
   std::lock_guard lock(mutex_);
+  ended_[i] = true;
   if (--running_ == 0) arrived_.notify_all();
 }
 
@@ -172,6 +174,18 @@ std::vector<DecodedFrame> FrameSources::pop_batch(std::size_t max) {
   std::vector<DecodedFrame> batch = batcher_.take(max);
   room_.notify_all();
   return batch;
+}
+
+std::vector<int> FrameSources::take_ended_inputs() {
+  std::unique_lock lock(mutex_, std::defer_lock);
+  if (options_.threaded) lock.lock();
+  std::vector<int> ended;
+  for (int i = 0; i < count(); ++i) {
+    if (!ended_[i] || end_taken_[i] || batcher_.waiting(i) > 0) continue;
+    end_taken_[i] = true;
+    ended.push_back(i);
+  }
+  return ended;
 }
 
 std::optional<DecodedFrame> FrameSources::next_inline() {

@@ -59,6 +59,10 @@ class FrameSources {
   // has waited options().batch_timeout_s, or what is left once every input has ended.
   // Empty when nothing more will come.
   std::vector<DecodedFrame> pop_batch(std::size_t max);
+  // Inputs that have ended (done, failed or stopped) since the last call and whose every
+  // frame has been popped: called by the thread that pops, after a pop, their frames are all
+  // in that batch or before it, and their outputs can be finalised once it is delivered.
+  std::vector<int> take_ended_inputs();
   void request_stop();
   void rethrow();
   const SourceOptions& options() const { return options_; }
@@ -92,13 +96,14 @@ class FrameSources {
   std::vector<bool> live_;
   SourceOptions options_;
   std::unique_ptr<Counters[]> counters_;
-  mutable std::mutex mutex_;  // guards the batcher, closed_ and running_
+  mutable std::mutex mutex_;  // guards the batcher, closed_, running_ and (threaded) ended_
   std::condition_variable arrived_, room_;
   FairBatcher<DecodedFrame> batcher_;
   bool closed_ = false;
   int running_ = 0;          // reader threads still reading
   std::vector<std::thread> threads_;
-  std::vector<bool> ended_;  // inline mode
+  std::vector<bool> ended_;  // reader done: set by its thread, or by next_inline
+  std::vector<bool> end_taken_;  // take_ended_inputs has told of it
   int next_reader_ = 0;
   std::mutex error_mutex_;
   std::exception_ptr error_;

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <fstream>
 
 #include "background.hpp"
 #include "cli_runner.hpp"
@@ -115,6 +116,46 @@ TEST(MultiInputE2E, AnInputThatStallsEndsAloneAndTheOthersGoOn) {
   const int written = j.at("inputs")[1].at("frames_written");
   EXPECT_GT(written, 0);
   EXPECT_EQ(test::decode_all(dir + "/stalls-1.mp4").frames.size(), static_cast<std::size_t>(written));
+}
+
+// The stalled input's output is finalised when that input ends, not when the run does: the
+// other input (a pipe too) sends its second half only once the first output is on disk
+// under its name, and the frames it then held are what the report says was written.
+TEST(MultiInputE2E, AnInputThatFailsIsFinalisedWhileTheOthersGoOn) {
+  const std::string dir = test::scratch_dir(), stalls = dir + "/fails-first.fifo", later = dir + "/goes-on.fifo";
+  const std::string out = dir + "/fails.mp4", first_out = dir + "/fails-0.mp4", seen = dir + "/fails-0.frames";
+  const std::string short_ts = test::make_clip("fail-feed.ts", 160, 120, 20, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  const std::string long_ts = test::make_clip("goes-on.ts", 160, 120, 60, "-c:v libx264 -pix_fmt yuv420p -g 10 -f mpegts");
+  for (const std::string& fifo : {stalls, later}) {
+    std::filesystem::remove(fifo);
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  }
+  std::filesystem::remove(first_out);
+  std::filesystem::remove(seen);
+  const std::size_t half = std::filesystem::file_size(long_ts) / 188 / 2 * 188;  // whole TS packets
+  test::Background stalling("exec 3>" + stalls + "; cat " + short_ts + " >&3; sleep 30", dir + "/fails-w1.log");
+  test::Background goes_on("exec 3>" + later + "; head -c " + std::to_string(half) + " " + long_ts + " >&3; "
+                           "for i in $(seq 200); do [ -f " + first_out + " ] && break; sleep 0.1; done; "
+                           "ffprobe -v error -count_frames -select_streams v -show_entries stream=nb_read_frames "
+                           "-of csv=p=0 " + first_out + " > " + seen + "; tail -c +" + std::to_string(half + 1) +
+                           " " + long_ts + " >&3", dir + "/fails-w2.log");
+  const std::string report = dir + "/fails.json";
+  const auto r = vidpipe("run --set 'inputs=[" + stalls + ", " + later + "]' --set device=cpu --set "
+                         "gpu.inference=false --set input.timeout_ms=1000 --set copy.batch_size=2 --set sink.path=" +
+                         out + " --report " + report);
+  stalling.kill_now();
+  goes_on.kill_now();
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_NE(r.output.find("input 0 ('" + stalls + "') ended: "), std::string::npos) << r.output;
+  const nlohmann::json j = read_json(report);
+  const int first_written = j.at("inputs")[0].at("frames_written");
+  EXPECT_GT(first_written, 0);
+  EXPECT_EQ(test::decode_all(first_out).frames.size(), static_cast<std::size_t>(first_written));
+  EXPECT_EQ(j.at("inputs")[1].at("frames_written"), 60) << "the second half came only after the first output was on disk";
+  std::ifstream seen_frames(seen);
+  int frames_seen = -1;
+  seen_frames >> frames_seen;
+  EXPECT_EQ(frames_seen, first_written) << "the first output, read while the run went on, was not whole";
 }
 
 TEST(MultiInputE2E, AMissingInputNamesIt) {
