@@ -2,7 +2,8 @@
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
 # Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
-# density | mutants | all (all but inputs, ladder, encode, formats, peers, startup and mutants); several at once: "tests,formats".
+# density | held | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
+# several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
@@ -250,6 +251,12 @@ if mode density; then
   density 1080p-nvdec nvdec ${DENSITY_MAX:-128} ${DENSITY_SECONDS:-5} /tmp/megamind1080.mp4
   density 1080p-cpu cpu ${DENSITY_CPU_MAX:-64} ${DENSITY_SECONDS:-5} /tmp/megamind1080.mp4
   density 4k-nvdec nvdec 16 3 assets/sample-4k.mp4 --set input.loop=true
+  density 4k-cpu cpu ${DENSITY_CPU_MAX:-64} 3 assets/sample-4k.mp4 --set input.loop=true
+fi
+if mode held; then
+  # Issue 28's goal in one run: 64 NVDEC inputs of the same clip for 60 s after a first second.
+  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
+    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
   list=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * ${HELD_INPUTS:-64}))")
   start=$(date +%s.%N)
   $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
