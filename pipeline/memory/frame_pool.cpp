@@ -12,6 +12,7 @@
 
 #include "common/cuda_check.hpp"
 #include "memory/cuda_raii.hpp"
+#include "memory/fill_rounds.hpp"
 
 namespace vidpipe {
 
@@ -72,8 +73,15 @@ void fill_in_background(const std::shared_ptr<FramePool::State>& state, int cuda
   const auto started = std::chrono::steady_clock::now();
   try {
     cuda::start_device(cuda_device);  // current on this thread, with the pipeline's flags
+    FillRounds::Member turn(FillRounds::shared());
+    const auto cancelled = [&state] {
+      std::lock_guard lock(state->mutex);
+      return state->cancelled;
+    };
     for (std::size_t i = 0; i < count; ++i) {
+      if (!turn.wait_turn(cancelled)) return;
       HostBuffer buffer = allocate(count, state->bytes_each, state->memory);
+      turn.made_one();
       {
         std::lock_guard lock(state->mutex);
         if (state->cancelled) return;
@@ -171,6 +179,7 @@ void FramePool::cancel() {
     state_->cancelled = true;
   }
   state_->freed.notify_all();
+  if (filling_.background) FillRounds::shared().wake();
 }
 
 bool FramePool::owns(const AVBufferRef* buf) const {

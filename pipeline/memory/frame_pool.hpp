@@ -8,7 +8,8 @@
 // soon as it exists, and the decoder starts on the first while the rest are pinned. The
 // driver pins one allocation at a time and other CUDA calls wait behind it (the
 // executor's set-up took as long as the pinning when both ran at once), so the owner
-// says when to begin: start_filling(), once the run's other CUDA set-up is done.
+// says when to begin: start_filling(), once the run's other CUDA set-up is done. Pools
+// filling at once take turns, a buffer each (fill_rounds.hpp).
 #pragma once
 extern "C" {
 #include <libavutil/buffer.h>

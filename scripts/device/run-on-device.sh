@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
+# Modes: tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
 # density | held | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
@@ -33,9 +33,11 @@ vp_transcode="$vp --set input.loop=true --set input.max_frames=600 --set reader.
   --set sink.path=/tmp/vp-enc.mp4"
 ffmpeg_transcode="ffmpeg -loglevel error -y -threads $threads -stream_loop 6 -i assets/sample-4k.mp4 -frames:v 600 -an
   -threads $threads -c:v libx264 -preset veryfast -crf 23 /tmp/ffmpeg-enc.mp4"
-if mode all || mode tests; then
+if mode all || mode tests || mode unit; then
   .device/bin/vidpipe_tests 2>&1 | tee "$OUT/unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A5 "$OUT/unit.log" | head -60
+fi
+if mode all || mode tests; then
   .device/bin/vidpipe_e2e_tests 2>&1 | tee "$OUT/e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran" ; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/e2e.log" | head -80
 fi
