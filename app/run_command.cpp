@@ -29,12 +29,13 @@ void add_run_options(CLI::App& cmd, RunArgs& args, bool report) {
 }
 
 Config load_run_config(const RunArgs& args) {
-  std::vector<std::string> overrides = args.overrides;
-  if (!args.input.empty()) overrides.push_back("input.uri=" + args.input);
-  if (args.report) overrides.push_back("metrics.report=" + *args.report);
-  if (args.trace) overrides.push_back("metrics.trace=" + *args.trace);
-  if (args.detections) overrides.push_back("metrics.detections=" + *args.detections);
-  return load_config(args.config_path, overrides);
+  // Taken literally: through YAML, 'run #1.json' was "run" and '[1080p] movie.mp4' a list.
+  std::vector<LiteralSetting> paths;
+  if (!args.input.empty()) paths.push_back({"input.uri", args.input, "--input"});
+  if (args.report) paths.push_back({"metrics.report", *args.report, "--report"});
+  if (args.trace) paths.push_back({"metrics.trace", *args.trace, "--trace"});
+  if (args.detections) paths.push_back({"metrics.detections", *args.detections, "--detections"});
+  return load_config(args.config_path, args.overrides, paths);
 }
 
 Config load_checked_config(const RunArgs& args, bool bench) {

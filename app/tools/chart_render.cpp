@@ -49,7 +49,13 @@ class TemporaryJson {
     if (fd < 0) throw OutputError("cannot create a temporary file for the chart in " + pattern);
     close(fd);
     path_ = pattern;
-    std::ofstream(path_) << data.dump();
+    std::ofstream out(path_);
+    out << data.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    out.flush();
+    if (!out) {
+      std::filesystem::remove(path_);
+      throw OutputError("cannot write the chart's data to " + path_ + " (is the temporary folder full?)");
+    }
   }
   ~TemporaryJson() { std::filesystem::remove(path_); }
   TemporaryJson(const TemporaryJson&) = delete;

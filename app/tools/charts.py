@@ -12,6 +12,7 @@ Exit codes: 0 written, 3 matplotlib missing (vidpipe says so and keeps the JSON)
 """
 import json
 import math
+import os
 import sys
 
 try:
@@ -91,7 +92,7 @@ def bench_chart(data, png):
     fig.legend(handles=legend, loc="lower center", ncol=4, fontsize=9, frameon=False)
     fig.suptitle(f"vidpipe bench on {data.get('device') or 'this machine'}: {data.get('input', '')}", fontsize=12)
     fig.tight_layout(rect=(0, 0.04, 1, 0.97))
-    fig.savefig(png, dpi=DPI)
+    fig.savefig(png, dpi=DPI, format="png")
 
 
 def copybench_chart(data, png):
@@ -122,7 +123,7 @@ def copybench_chart(data, png):
     engines = data.get("copy_engines", 0)
     axis.set_title(f"copybench on {data.get('device', '')}" + (f": {engines} copy engines" if engines else ""))
     fig.tight_layout()
-    fig.savefig(png, dpi=DPI)
+    fig.savefig(png, dpi=DPI, format="png")
 
 
 def trace_chart(data, png):
@@ -149,7 +150,7 @@ def trace_chart(data, png):
     fig.legend(handles=[Patch(color=colour[n], label=n) for n in names], loc="lower center", ncol=8, fontsize=8,
                frameon=False)
     fig.tight_layout(rect=(0, 0.3 * legend_rows / height, 1, 1))
-    fig.savefig(png, dpi=DPI)
+    fig.savefig(png, dpi=DPI, format="png")
 
 
 def density_chart(data, png):
@@ -187,7 +188,7 @@ def density_chart(data, png):
     fig.suptitle(f"vidpipe bench --density on {data.get('device', '')} ({data.get('decoder', '')} decoder): "
                  f"{data.get('held_inputs', 0)} inputs held in real time", fontsize=12)
     fig.tight_layout(rect=(0, 0, 1, 0.95))
-    fig.savefig(png, dpi=DPI)
+    fig.savefig(png, dpi=DPI, format="png")
 
 
 CHARTS = {"bench": bench_chart, "copybench": copybench_chart, "trace": trace_chart, "density": density_chart}
@@ -200,7 +201,17 @@ def main():
     kind, source, png = sys.argv[1:]
     with open(source) as f:
         data = json.load(f)
-    CHARTS[kind](data, png)
+    # Whole or not at all, as vidpipe's other outputs: drawn under a temporary name and
+    # renamed; a special file (a FIFO, /dev/null) is written in place, never replaced.
+    special = os.path.exists(png) and not os.path.isfile(png) and not os.path.isdir(png)
+    temp = png if special else f"{png}.{os.getpid()}.part"
+    try:
+        CHARTS[kind](data, temp)
+        if not special:
+            os.replace(temp, png)
+    finally:
+        if not special and os.path.exists(temp):
+            os.remove(temp)
     return 0
 
 

@@ -187,8 +187,8 @@ void check_consistency(const Config& c) {
   const std::string input_key = c.inputs.empty() ? "input.uri" : "inputs";
   for (const std::string& uri : input_uris(c)) {
     if (uri.empty()) throw ConfigError(config_error(c, input_key, "must not be empty"));
-    if (is_file_uri(uri) && !std::filesystem::exists(uri))
-      throw ConfigError(config_error(c, input_key, "input file '" + uri + "' does not exist"));
+    if (is_file_uri(uri) && !std::filesystem::exists(uri))  // the input's fault, as when it cannot be read
+      throw InputError(config_error(c, input_key, "input file '" + uri + "' does not exist"));
   }
   const PreprocessConfig& p = c.gpu.preprocess;
   if (c.gpu.inference && (p.width != p.height || p.width % 32 != 0))
@@ -217,10 +217,15 @@ void locate_data_files(Config& c) {
 
 }  // namespace
 
-Config load_config(const std::string& path, const std::vector<std::string>& overrides) {
+Config load_config(const std::string& path, const std::vector<std::string>& overrides,
+                   const std::vector<LiteralSetting>& literal) {
   Config c;
-  if (!path.empty()) apply_file(c, find_data_file(path));
+  if (!path.empty()) {
+    c.file = find_data_file(path);
+    apply_file(c, c.file);
+  }
   for (const std::string& o : overrides) apply_override(c, o);
+  for (const LiteralSetting& l : literal) apply(c, l.key, YAML::Node(l.value), l.option);
   locate_data_files(c);
   check_consistency(c);
   return c;

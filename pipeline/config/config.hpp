@@ -34,13 +34,22 @@ struct Config {
   MetricsConfig metrics;
   BenchConfig bench;
 
-  // Where each key was set ("file:line:col", "--set", or "default"), for messages.
+  // Where each key was set ("file:line:col", "--set", "--input", or "default"), for messages.
   std::map<std::string, std::string> origin;
+  std::string file;  // the config file it was loaded from (empty: none): never an output
 };
 
-// Loads `path` (may be empty: defaults only) and applies `overrides` ("key=value").
-// Throws ConfigError with one line naming the file, line and key.
-Config load_config(const std::string& path, const std::vector<std::string>& overrides);
+// A key set to a string as it is, not read as YAML: a path given to --input or --report
+// may hold '#', '[', ': ' or quotes. `option` names where it came from (e.g. "--input").
+struct LiteralSetting {
+  std::string key, value, option;
+};
+
+// Loads `path` (may be empty: defaults only), applies `overrides` ("key=value") and then
+// `literal`. Throws ConfigError with one line naming the file, line and key; InputError for
+// an input file that does not exist.
+Config load_config(const std::string& path, const std::vector<std::string>& overrides,
+                   const std::vector<LiteralSetting>& literal = {});
 
 // Every key the loader accepts, dotted, in declaration order.
 std::vector<std::string> config_keys();

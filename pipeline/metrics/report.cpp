@@ -1,4 +1,6 @@
 #include "metrics/report.hpp"
+
+#include "base/output_file.hpp"
 #include "sink/sink_config.hpp"
 
 #include <fmt/format.h>
@@ -85,22 +87,9 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
 }
 
 void write_report(const nlohmann::json& report, const std::string& path) {
-  const std::string temp = temporary_path_for(path);
   // Paths are bytes, not always UTF-8 (a file named in Latin-1): such bytes become U+FFFD in
   // the JSON rather than losing the whole report.
-  const std::string text = report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-  auto fail = [&](int error) {
-    std::filesystem::remove(temp);
-    return OutputError("cannot write report '" + path + "': " + std::strerror(error));
-  };
-  {
-    std::ofstream out(temp);
-    if (!out) throw fail(errno);
-    out << text;
-    out.flush();
-    if (!out) throw fail(errno ? errno : EIO);
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) throw fail(errno);
+  write_output_file(path, "report", report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 std::string window_line(const Summary& s) {

@@ -12,6 +12,7 @@
 
 #include "base/errors.hpp"
 #include "metrics/run_metrics.hpp"
+#include "base/output_file.hpp"
 
 namespace vidpipe {
 namespace {
@@ -67,11 +68,9 @@ void RunMetrics::write_trace(const std::string& path, const std::string& device)
   const auto kept = static_cast<std::int64_t>(frames_.size());
   if (kept < added_)
     spdlog::info("trace '{}' holds the last {} of {} frames (metrics.keep_frames)", path, kept, added_);
-  std::ofstream out(path);
-  if (!out) throw OutputError("cannot write trace '" + path + "'");
   const nlohmann::json meta = {{"frames", added_}, {"frames_in_trace", kept}};
-  out << nlohmann::json{{"traceEvents", events}, {"displayTimeUnit", "ms"}, {"metadata", meta}}.dump() << "\n";
-  if (!out) throw OutputError("cannot write trace '" + path + "'");
+  const nlohmann::json trace = {{"traceEvents", events}, {"displayTimeUnit", "ms"}, {"metadata", meta}};
+  write_output_file(path, "trace", trace.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 }  // namespace vidpipe

@@ -2,23 +2,11 @@
 
 #include <fmt/format.h>
 
-#include <cerrno>
-#include <cstring>
-
 #include "base/errors.hpp"
 
 namespace vidpipe {
-namespace {
 
-OutputError cannot_write(const std::string& path) {
-  return OutputError("cannot write metrics.detections '" + path + "': " + std::strerror(errno));
-}
-
-}  // namespace
-
-DetectionLog::DetectionLog(const std::string& path) : path_(path), out_(path, std::ios::trunc) {
-  if (!out_) throw cannot_write(path_);
-}
+DetectionLog::DetectionLog(const std::string& path) : out_(path, "metrics.detections") {}
 
 // fmt rather than a JSON object per frame: one line a frame at thousands of frames a
 // second, with nothing in it that needs escaping.
@@ -29,13 +17,9 @@ void DetectionLog::write(int input, std::int64_t frame, double stream_s, const D
     line += fmt::format("{}[{:.2f},{:.2f},{:.2f},{:.2f},{:.4f}]", i ? "," : "", d.x0, d.y0, d.x1, d.y1, d.score);
   }
   line += "]}\n";
-  out_ << line;
-  if (!out_) throw cannot_write(path_);
+  out_.write(line);
 }
 
-void DetectionLog::finish() {
-  out_.flush();
-  if (!out_) throw cannot_write(path_);
-}
+void DetectionLog::finish() { out_.commit(); }
 
 }  // namespace vidpipe

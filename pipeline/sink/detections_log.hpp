@@ -2,8 +2,9 @@
 // peer implementation, scripts/device/peer_torch.py) can check what the detector found.
 #pragma once
 #include <cstdint>
-#include <fstream>
 #include <string>
+
+#include "base/output_file.hpp"
 
 #include "common/image_types.hpp"
 
@@ -11,16 +12,17 @@ namespace vidpipe {
 
 class DetectionLog {
  public:
-  // Creates (truncates) `path`; throws OutputError naming the key and the file when it cannot.
+  // Writes under a temporary name (output_file.hpp); throws OutputError naming the key and
+  // the file when it cannot.
   explicit DetectionLog(const std::string& path);
   // Called on the sink thread in delivery order (each input's frames in order).
   void write(int input, std::int64_t frame, double stream_s, const DetectionList& found);
-  // Flushes; called at the end of the run (the destructor also flushes, e.g. on an error).
+  // Puts the whole log in place; called at the end of the run, also after an error (the
+  // frames delivered until then are its lines). Not called (a crash): no file, not half of one.
   void finish();
 
  private:
-  std::string path_;
-  std::ofstream out_;
+  OutputFile out_;
 };
 
 }  // namespace vidpipe

@@ -40,7 +40,13 @@ using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
 class EncodeSink final : public Sink {
  public:
   EncodeSink(const SinkOptions& options, bool streaming)
-      : o_(options.config), out_(options), streaming_(streaming), temp_path_(streaming_ ? o_.path : temporary_path_for(o_.path)),
+      : o_(options.config),
+        out_(options),
+        streaming_(streaming),
+        // A FIFO or device (/dev/null) is written in place: renamed over or removed, as root
+        // the device itself would go.
+        in_place_(streaming_ || is_special_file(o_.path)),
+        temp_path_(in_place_ ? o_.path : temporary_path_for(o_.path)),
         packet_(make_packet()) {
     const SinkConfig& o = o_;
     const AVOutputFormat* format =
@@ -119,14 +125,15 @@ class EncodeSink final : public Sink {
       discard_partial();
       throw;
     }
-    if (frames_ == 0 && !streaming_) {
+    if (frames_ == 0 && !in_place_) {
       // A file with no frame in it plays nothing: nothing is left under the output's name.
       std::filesystem::remove(temp_path_);
       spdlog::warn("'{}' not written: no frame reached it", o_.path);
       return;
     }
-    if (streaming_) {
-      spdlog::info("streamed {} frames to {} ({})", frames_.load(), o_.path, encoder_->codec->name);
+    if (in_place_) {
+      spdlog::info("{} {} frames to {} ({})", streaming_ ? "streamed" : "wrote", frames_.load(), o_.path,
+                   encoder_->codec->name);
       return;
     }
     std::error_code ec;
@@ -146,7 +153,7 @@ class EncodeSink final : public Sink {
   // which is what a user finds.
   void discard_partial() {
     if (output_ && output_->pb) avio_closep(&output_->pb);
-    if (streaming_) return;
+    if (in_place_) return;
     std::error_code ignored;
     std::filesystem::remove(temp_path_, ignored);
     spdlog::warn("'{}' not written ({} frames lost); its partial file '{}' was removed", o_.path, frames_.load(), temp_path_);
@@ -314,6 +321,7 @@ class EncodeSink final : public Sink {
   SinkConfig o_;    // sink.*, with the codec resolved once opened
   SinkOptions out_; // what the frames are: size, rate, colour
   bool streaming_;
+  bool in_place_;  // no temporary name: a stream, or a special file
   std::string temp_path_;
   AvOutputPtr output_;
   AvCodecContextPtr encoder_;

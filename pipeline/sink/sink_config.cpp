@@ -80,20 +80,6 @@ std::string sink_path_for(const std::string& path, int input, int inputs) {
   return (p.parent_path() / (p.stem().string() + "-" + std::to_string(input) + p.extension().string())).string();
 }
 
-std::string temporary_path_for(const std::string& path) {
-  // The pid keeps two runs writing the same output apart, and a killed run's leftover
-  // from being taken for this one's.
-  const std::string suffix = "." + std::to_string(getpid()) + ".part";
-  const std::filesystem::path p(path);
-  const std::string name = p.filename().string();
-  // A name near the file system's 255-byte limit has no room for the suffix: shorten it, with
-  // a hash of the whole name so that two such outputs in one folder still differ.
-  constexpr std::size_t name_max = 255;
-  if (name.size() + suffix.size() <= name_max) return path + suffix;
-  const std::string hash = fmt::format("~{:08x}", static_cast<std::uint32_t>(std::hash<std::string>{}(name)));
-  return (p.parent_path() / (name.substr(0, name_max - suffix.size() - hash.size()) + hash + suffix)).string();
-}
-
 std::string pixel_format_problem(const SinkConfig& sink) {
   if (av_get_pix_fmt(sink.pixel_format.c_str()) != AV_PIX_FMT_NONE) return "";
   return "'" + sink.pixel_format + "' is not a pixel format FFmpeg knows (e.g. yuv420p, yuv444p, yuv420p10le)";

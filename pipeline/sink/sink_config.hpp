@@ -1,6 +1,7 @@
 // The sink.* keys: where processed frames go. Declared in sink_config.cpp; the sinks
 // take this struct whole.
 #pragma once
+#include "base/output_file.hpp"  // temporary_path_for: the name a file sink writes under until finished
 #include <string>
 
 namespace vidpipe {
@@ -32,9 +33,6 @@ void declare_keys(Keys<SinkConfig>& keys);
 // With several inputs each gets its own output: files get "-<input>" before the
 // extension, stream URLs the next ports.
 std::string sink_path_for(const std::string& path, int input, int inputs);
-// The name a file sink writes under until it is finished (unique to this process).
-// Fits the file system's 255-byte names: a long name is shortened (and hashed) to fit.
-std::string temporary_path_for(const std::string& path);
 // Why the encode sink's path cannot hold its video (no container by that extension, or
 // one that takes no H.264/HEVC, e.g. .webm, .gif); "" when it can.
 std::string container_problem(const SinkConfig& sink);

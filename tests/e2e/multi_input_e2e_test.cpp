@@ -161,7 +161,7 @@ TEST(MultiInputE2E, AnInputThatFailsIsFinalisedWhileTheOthersGoOn) {
 TEST(MultiInputE2E, AMissingInputNamesIt) {
   const std::string a = test::make_clip("multi-a.mp4", 320, 240, 48, "-c:v libx264 -pix_fmt yuv420p -g 12");
   const auto r = vidpipe("run --set 'inputs=[" + a + ", /no/such/second.mp4]' --set device=cpu");
-  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("inputs: input file '/no/such/second.mp4' does not exist"), std::string::npos) << r.output;
 }
 

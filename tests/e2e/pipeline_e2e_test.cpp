@@ -305,9 +305,11 @@ TEST(PipelineE2E, ConfigErrorsExitWithCode2) {
   EXPECT_NE(r.output.find("bad.yaml:4:3: copy.streams: must be between 1 and 32, got -1"), std::string::npos) << r.output;
   EXPECT_EQ(std::count(r.output.begin(), r.output.end(), '\n'), 1) << r.output;
 
+  // A missing input is the input's fault: exit code 3, in run as in probe.
   r = vidpipe("run --input /no/such/video.mp4");
-  EXPECT_EQ(r.code, 2);
-  EXPECT_NE(r.output.find("input.uri: input file '/no/such/video.mp4' does not exist"), std::string::npos) << r.output;
+  EXPECT_EQ(r.code, 3);
+  EXPECT_NE(r.output.find("vidpipe: input error: --input: input.uri: input file '/no/such/video.mp4' does not exist"),
+            std::string::npos) << r.output;
 }
 
 TEST(PipelineE2E, UndecodableInputExitsWithCode3) {

@@ -111,9 +111,28 @@ TEST(Config, ListAsKeyIsAnErrorNotACrash) {
   EXPECT_NE(e.find("c.yaml:2:5: expected a key name, got a list"), std::string::npos) << e;
 }
 
-TEST(Config, MissingInputFileNamesKeyAndLine) {
-  const std::string e = error_of("input:\n  uri: /no/such/clip.mp4\n");
-  EXPECT_NE(e.find("c.yaml:2:3: input.uri: input file '/no/such/clip.mp4' does not exist"), std::string::npos) << e;
+// The input's fault, not the config's: an input error (exit code 3), as when it cannot be read.
+TEST(Config, MissingInputFileIsAnInputErrorNamingKeyAndLine) {
+  const std::string path = write_yaml("c.yaml", "input:\n  uri: /no/such/clip.mp4\n");
+  try {
+    load_config(path, {});
+    FAIL() << "a missing input loaded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("c.yaml:2:3: input.uri: input file '/no/such/clip.mp4' does not exist"),
+              std::string::npos) << e.what();
+  }
+}
+
+// --input and --report take a path as it is: '#' starts no comment, '[' no list.
+TEST(Config, LiteralSettingsAreNotReadAsYaml) {
+  const std::string odd = test::scratch_dir() + "/[1080p] movie #1: 'x'.mp4";
+  std::ofstream(odd) << "x";
+  const Config c = load_config("", {model_set}, {{"input.uri", odd, "--input"}, {"metrics.report", "run #1.json", "--report"}});
+  EXPECT_EQ(c.input.uri, odd);
+  EXPECT_EQ(c.metrics.report, "run #1.json");
+  EXPECT_EQ(c.origin.at("input.uri"), "--input");
+  const Config off = load_config("", {model_set, "input.uri=" + existing_input()}, {{"metrics.report", "", "--report"}});
+  EXPECT_EQ(off.metrics.report, "");
 }
 
 TEST(Config, StreamUrisAreNotCheckedAsFiles) {
