@@ -91,8 +91,11 @@ int main(int argc, char** argv) {
   spdlog::set_pattern("[%H:%M:%S.%e] %^%l%$ %v");
   // FFmpeg's own chatter (x264 stats, codec banners) would bury the pipeline's lines.
   av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR);
+  // Every signal that ends a process finalises as Ctrl-C does: HUP too (the terminal or the
+  // ssh session closing), which killed the run with only a .part left.
   std::signal(SIGINT, on_signal);
   std::signal(SIGTERM, on_signal);
+  std::signal(SIGHUP, on_signal);
   // `vidpipe run ... | head` closes the pipe early: the run must still finish its output and
   // report, so a write to a closed stdout/stderr fails quietly instead of killing it.
   std::signal(SIGPIPE, SIG_IGN);

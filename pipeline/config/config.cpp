@@ -115,12 +115,40 @@ void walk(Config& c, const YAML::Node& map, const std::string& prefix, const std
 }
 
 bool is_file_uri(const std::string& uri) {
-  return uri.find("://") == std::string::npos && uri.rfind("/dev/", 0) != 0;
+  return uri.find("://") == std::string::npos && uri.rfind("/dev/", 0) != 0 && uri.rfind("file:", 0) != 0;
+}
+
+int hex_digit(char ch) {
+  if (ch >= '0' && ch <= '9') return ch - '0';
+  if (ch >= 'a' && ch <= 'f') return ch - 'a' + 10;
+  if (ch >= 'A' && ch <= 'F') return ch - 'A' + 10;
+  return -1;
+}
+
+// Written here: RFC 8089's percent-decoding for one scheme, where a URL library would be a
+// dependency for ten lines.
+std::string percent_decoded(const std::string& text) {
+  std::string decoded;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '%' && i + 2 < text.size() && hex_digit(text[i + 1]) >= 0 && hex_digit(text[i + 2]) >= 0) {
+      decoded += static_cast<char>(hex_digit(text[i + 1]) * 16 + hex_digit(text[i + 2]));
+      i += 2;
+    } else {
+      decoded += text[i];
+    }
+  }
+  return decoded;
 }
 
 bool is_stream_url(const std::string& url) { return url.rfind("udp://", 0) == 0 || url.rfind("tcp://", 0) == 0; }
 
 }  // namespace
+
+std::string local_path_of(const std::string& uri) {
+  if (uri.rfind("file://", 0) == 0) return percent_decoded(uri.substr(7));
+  if (uri.rfind("file:", 0) == 0) return percent_decoded(uri.substr(5));
+  return uri.find("://") == std::string::npos ? uri : "";
+}
 
 std::vector<std::string> input_uris(const Config& c) {
   return c.inputs.empty() ? std::vector<std::string>{c.input.uri} : c.inputs;
@@ -187,7 +215,8 @@ void check_consistency(const Config& c) {
   const std::string input_key = c.inputs.empty() ? "input.uri" : "inputs";
   for (const std::string& uri : input_uris(c)) {
     if (uri.empty()) throw ConfigError(config_error(c, input_key, "must not be empty"));
-    if (is_file_uri(uri) && !std::filesystem::exists(uri))  // the input's fault, as when it cannot be read
+    const std::string path = local_path_of(uri);
+    if (!path.empty() && path.rfind("/dev/", 0) != 0 && !std::filesystem::exists(path))  // the input's fault
       throw InputError(config_error(c, input_key, "input file '" + uri + "' does not exist"));
   }
   const PreprocessConfig& p = c.gpu.preprocess;

@@ -60,6 +60,10 @@ nlohmann::json config_json(const Config& c);
 // config/README.md, made from the key declarations (`vidpipe config-doc` writes it).
 std::string config_reference_markdown();
 
+// The file a local input or output names: a plain path as it is, file:///a/b%20c.mp4 and
+// file:b.mp4 as /a/b c.mp4 and b.mp4 (FFmpeg's file protocol); "" for other URLs.
+std::string local_path_of(const std::string& uri);
+
 // The inputs to read: `inputs` when given, else input.uri.
 std::vector<std::string> input_uris(const Config& c);
 

@@ -101,7 +101,12 @@ RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& 
   result.summary = p.metrics->summarise(p.now(), n);
   result.summary.frames_dropped = p.sources->dropped_total();
   result.summary.frames_dropped_measured = p.dropped_in_window();
-  if (!p.config.metrics.trace.empty()) p.metrics->write_trace(p.config.metrics.trace, result.device);
+  // A trace that cannot be written is the run's error, and the report still says the rest.
+  if (!p.config.metrics.trace.empty()) try {
+      p.metrics->write_trace(p.config.metrics.trace, result.device);
+    } catch (const OutputError&) {
+      if (!error) error = std::current_exception();
+    }
   for (int i = 0; i < n; ++i) result.decode_errors += p.sources->reader(i).decode_errors();
   result.memory_after_warmup = p.memory_log->after_warmup();
   result.memory_at_end = sample_memory(result.summary.frames, p.on_gpu);

@@ -92,7 +92,9 @@ std::string container_problem(const SinkConfig& sink) {
   if (!format)
     return "'" + sink.path + "': no container is known by the extension '" + extension + "'; use .mp4, .mkv, .mov or .ts";
   const bool hevc = sink.codec.find("hevc") != std::string::npos || sink.codec.find("265") != std::string::npos;
-  if (avformat_query_codec(format, hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) != 1)
+  // 0 is "cannot"; a negative answer is "cannot tell" (MPEG-TS keeps no codec table), which
+  // refused every .ts output.
+  if (avformat_query_codec(format, hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) == 0)
     return "'" + sink.path + "': a " + format->name + " file cannot hold " + (hevc ? "HEVC" : "H.264") +
            " video; use .mp4, .mkv, .mov or .ts";
   return "";

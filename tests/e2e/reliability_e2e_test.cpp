@@ -233,7 +233,7 @@ TEST(ReliabilityE2E, BitFlippedStreamNeverCrashes) {
   EXPECT_EQ(test::decode_all(scratch("flip-out.mp4")).frames.size(), j.at("frames").get<std::size_t>());
 }
 
-// SIGINT and SIGTERM mid-run: the pipeline drains, the MP4 is finalised with every frame
+// SIGINT, SIGTERM and SIGHUP mid-run: the pipeline drains, the MP4 is finalised with every frame
 // that reached the sink (the report's count), the report is written, exit code 130.
 void interrupt_run(int signal_number) {
   const std::string clip = test::make_clip("long.mp4", 320, 240, 30, "-c:v libx264 -pix_fmt yuv420p");
@@ -280,6 +280,7 @@ void interrupt_run(int signal_number) {
 
 TEST(ReliabilityE2E, CtrlCFinalisesTheOutput) { interrupt_run(SIGINT); }
 TEST(ReliabilityE2E, SigtermFinalisesTheOutput) { interrupt_run(SIGTERM); }
+TEST(ReliabilityE2E, SighupFinalisesTheOutput) { interrupt_run(SIGHUP); }  // the terminal closed
 
 // A stop whose signal lands inside an FFmpeg call (the interrupt callback then cuts that
 // call short with "Immediate exit requested") is a stop like any other: exit 130, the

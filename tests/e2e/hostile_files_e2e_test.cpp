@@ -1,0 +1,196 @@
+// The hostile suite's file class (docs/RELIABILITY.md): nothing a run writes may be
+// anything it reads (inputs in any spelling, the config file, the model's files) or another
+// of its outputs; folders, over-long names and special files are handled before anything
+// runs; paths are taken literally. Each case asserts the exit code, the one-line message,
+// the files left on disk and that it ended in time.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+
+#include "background.hpp"
+#include "cli_runner.hpp"
+#include "face_assets.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+struct Place {
+  std::string dir, in, cfg, model, manifest;
+};
+
+// A folder of the case's own: an input, a config naming it, and a copy of the model (a
+// refused write must not be able to reach the repository's).
+const Place& place() {
+  static const Place p = [] {
+    Place made;
+    made.dir = test::scratch_dir() + "/hostile-files";
+    fs::create_directories(made.dir);
+    made.in = made.dir + "/in.mp4";
+    fs::copy_file(test::make_clip("hostile.mp4", 160, 120, 12, "-c:v libx264 -pix_fmt yuv420p"), made.in,
+                  fs::copy_options::overwrite_existing);
+    made.model = made.dir + "/model";
+    fs::create_directories(made.model);
+    fs::copy(test::model_dir(), made.model, fs::copy_options::overwrite_existing | fs::copy_options::recursive);
+    made.manifest = made.model + "/tiny_face_detector_model-weights_manifest.json";
+    fs::create_directories(made.dir + "/films.mp4");  // a folder named like a video
+    made.cfg = made.dir + "/my.yaml";
+    std::ifstream defaults(test::source_dir() + "/config/default.yaml");
+    std::ofstream(made.cfg) << defaults.rdbuf();
+    return made;
+  }();
+  return p;
+}
+
+std::string fill(std::string text) {
+  const Place& p = place();
+  for (const auto& [token, value] : {std::pair<std::string, std::string>{"{dir}", p.dir}, {"{in}", p.in},
+                                     {"{cfg}", p.cfg}, {"{model}", p.model}, {"{manifest}", p.manifest}})
+    for (std::size_t at = text.find(token); at != std::string::npos; at = text.find(token, at + value.size()))
+      text.replace(at, token.size(), value);
+  return text;
+}
+
+struct Refused {
+  const char* name;
+  const char* args;     // after `vidpipe run`; the tokens of fill()
+  const char* message;  // in the one line it prints
+};
+
+class RefusedBeforeRunning : public ::testing::TestWithParam<Refused> {};
+
+// Refused with exit 2 and one line, before anything is opened: every file read is as it
+// was, and no output or temporary file is left.
+TEST_P(RefusedBeforeRunning, ExitTwoOneLineAndNothingTouched) {
+  const Refused& c = GetParam();
+  const Place& p = place();
+  const std::string in_bytes = test::file_bytes(p.in), cfg_bytes = test::file_bytes(p.cfg),
+                    manifest_bytes = test::file_bytes(p.manifest);
+  const auto before = fs::directory_iterator(p.dir);
+  const std::size_t entries = std::distance(fs::begin(before), fs::end(before));
+  const std::string log = p.dir + "/refused.log";
+  const auto started = std::chrono::steady_clock::now();
+  const int code = test::run_command(test::vidpipe_command_line("run " + fill(c.args)) + " --set gpu.model=" +
+                                     p.model + " >" + log + " 2>&1");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 20s);
+  const std::string said = test::file_bytes(log);
+  fs::remove(log);
+  EXPECT_EQ(code, 2) << said;
+  EXPECT_NE(said.find(fill(c.message)), std::string::npos) << said;
+  EXPECT_EQ(std::count(said.begin(), said.end(), '\n'), 1) << said;
+  EXPECT_EQ(test::file_bytes(p.in), in_bytes) << "the input was touched";
+  EXPECT_EQ(test::file_bytes(p.cfg), cfg_bytes) << "the config file was touched";
+  EXPECT_EQ(test::file_bytes(p.manifest), manifest_bytes) << "the model was touched";
+  const auto after = fs::directory_iterator(p.dir);
+  EXPECT_EQ(static_cast<std::size_t>(std::distance(fs::begin(after), fs::end(after))), entries)
+      << "a file was left in " << p.dir;
+}
+
+const std::string base = "--set device=cpu --set sink.kind=null --set metrics.report= ";
+
+INSTANTIATE_TEST_SUITE_P(
+    Files, RefusedBeforeRunning,
+    ::testing::Values(
+        Refused{"SinkOntoInputAsFileUrl", "--input file://{in} --set device=cpu --set sink.path={in}",
+                "is the input 'file://{in}'"},
+        Refused{"SinkOntoInputAsFileColon", "--input file:{in} --set device=cpu --set sink.path={dir}/./in.mp4",
+                "is the input 'file:{in}'"},
+        Refused{"ReportOntoInputAsPercentUrl", "--input file://{dir}/%69n.mp4 --set device=cpu --set sink.kind=null "
+                "--report {in}", "metrics.report: '{in}' is the input"},
+        Refused{"ReportOntoSink", "--input {in} --set device=cpu --set sink.path={dir}/o.mp4 --report {dir}/o.mp4",
+                "'{dir}/o.mp4' is also sink.path"},
+        Refused{"TraceOntoReport", "--input {in} --set device=cpu --set sink.kind=null --report {dir}/r.json "
+                "--trace {dir}/r.json", "is also metrics.report"},
+        Refused{"DetectionsOntoTraceSpeltAnotherWay", "--input {in} --set device=cpu --set sink.kind=null --set "
+                "metrics.report= --trace {dir}/t.json --detections {dir}/../hostile-files/t.json",
+                "metrics.detections: '{dir}/../hostile-files/t.json' is also metrics.trace"},
+        Refused{"TraceOntoSecondInputsVideo", "--set 'inputs=[{in}, {in}]' --set device=cpu --set sink.path={dir}/v.mp4 "
+                "--set metrics.report= --trace {dir}/v-1.mp4", "is also sink.path"},
+        Refused{"ReportOntoConfigFile", "--config {cfg} --input {in} --set device=cpu --set sink.kind=null --report {cfg}",
+                "'{cfg}' is the config file"},
+        Refused{"ReportOntoModelManifest", "--input {in} --set device=cpu --set sink.kind=null --report {manifest}",
+                "is a file of the model (gpu.model)"},
+        Refused{"TraceOntoModelWeights", "--input {in} --set device=cpu --set sink.kind=null --set metrics.report= "
+                "--trace {model}/tiny_face_detector_model.bin", "is a file of the model"},
+        Refused{"ReportIsAFolder", "--input {in} --set device=cpu --set sink.kind=null --report {model}",
+                "cannot write '{model}': it is a folder"},
+        Refused{"SinkIsAFolder", "--input {in} --set device=cpu --set metrics.report= --set sink.path={dir}/films.mp4",
+                "cannot write '{dir}/films.mp4': it is a folder"},
+        Refused{"ReportNameTooLong", "--input {in} --set device=cpu --set sink.kind=null --report {dir}/"
+                "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
+                "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr"
+                "rrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrrr.json",
+                "the name is longer than the file system allows"},
+        Refused{"TraceInMissingFolder", "--input {in} --set device=cpu --set sink.kind=null --set metrics.report= "
+                "--trace {dir}/no/such/t.json", "the folder '{dir}/no/such' does not exist"}),
+    [](const auto& info) { return std::string(info.param.name); });
+
+// Paths through --input and --report are taken as they are: '#' begins no comment, '['
+// no list, and the run writes exactly the file named.
+TEST(HostileFiles, PathsWithYamlCharactersAreTakenLiterally) {
+  const Place& p = place();
+  const std::string odd_in = p.dir + "/[1080p] movie #1.mp4", odd_report = p.dir + "/run #1: 'a'.json";
+  fs::copy_file(p.in, odd_in, fs::copy_options::overwrite_existing);
+  fs::remove(odd_report);
+  const auto r = test::vidpipe("run --input '" + odd_in + "' --set device=cpu --set gpu.inference=false "
+                               "--set sink.kind=null --report \"" + odd_report + "\"");
+  EXPECT_EQ(r.code, 0) << r.output;
+  ASSERT_TRUE(fs::exists(odd_report)) << r.output;
+  EXPECT_EQ(test::read_json(odd_report).at("frames"), 12);
+  EXPECT_FALSE(fs::exists(p.dir + "/run")) << "the name was cut at '#'";
+  fs::remove(odd_in);
+  fs::remove(odd_report);
+}
+
+// A FIFO named as the report or the video is written into, never renamed over or removed:
+// what reads it gets the whole report or stream, and the FIFO is still a FIFO afterwards.
+TEST(HostileFiles, SpecialFilesAreWrittenInPlaceNotReplaced) {
+  const Place& p = place();
+  const std::string report_fifo = p.dir + "/report.fifo", video_fifo = p.dir + "/video.ts";
+  const std::string got_report = p.dir + "/got.json", got_video = p.dir + "/got.ts";
+  for (const std::string& f : {report_fifo, video_fifo}) {
+    fs::remove(f);
+    ASSERT_EQ(::mkfifo(f.c_str(), 0600), 0);
+  }
+  test::Background report_reader("cat " + report_fifo + " > " + got_report, p.dir + "/r.log");
+  test::Background video_reader("cat " + video_fifo + " > " + got_video, p.dir + "/v.log");
+  const auto r = test::vidpipe("run --input " + p.in + " --set device=cpu --set gpu.inference=false "
+                               "--set sink.path=" + video_fifo + " --report " + report_fifo);
+  EXPECT_EQ(r.code, 0) << r.output;
+  ASSERT_TRUE(test::wait_until([&] { return test::file_bytes(got_report).find("\"frames\"") != std::string::npos; }, 20s));
+  EXPECT_EQ(nlohmann::json::parse(test::file_bytes(got_report)).at("frames"), 12);
+  EXPECT_TRUE(test::wait_until([&] { return test::decode_all(got_video).frames.size() == 12; }, 20s));
+  for (const std::string& f : {report_fifo, video_fifo}) {
+    EXPECT_TRUE(fs::is_fifo(f)) << f << " was replaced";
+    EXPECT_FALSE(test::temporary_left(f));
+    fs::remove(f);
+  }
+}
+
+// A full disk under the trace or the detections (/dev/full fails every write with ENOSPC):
+// exit 3, one line naming the file and the reason, and the report is still written.
+TEST(HostileFiles, AFullDiskUnderTraceOrDetectionsNamesItAndKeepsTheReport) {
+  const Place& p = place();
+  for (const std::string option : {"--trace", "--detections"}) {
+    const std::string report = p.dir + "/full.json";
+    fs::remove(report);
+    const auto r = test::vidpipe("run --input " + p.in + " --set device=cpu --set sink.kind=null --report " + report +
+                                 " " + option + " /dev/full");
+    EXPECT_EQ(r.code, 3) << r.output;
+    EXPECT_NE(r.output.find("cannot write "), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("'/dev/full': No space left on device"), std::string::npos) << r.output;
+    ASSERT_TRUE(fs::exists(report)) << option << ": the report was lost\n" << r.output;
+    EXPECT_NE(test::read_json(report).value("error", "").find("/dev/full"), std::string::npos);
+    EXPECT_TRUE(fs::exists("/dev/full") && !fs::is_regular_file("/dev/full"));
+  }
+}
+
+}  // namespace
+}  // namespace vidpipe
