@@ -1,6 +1,7 @@
 #include "metrics/report.hpp"
 
 #include "base/output_file.hpp"
+#include "base/redact.hpp"
 #include "sink/sink_config.hpp"
 
 #include <fmt/format.h>
@@ -14,6 +15,19 @@
 
 namespace vidpipe {
 namespace {
+
+// The config as run, without the secrets of the URLs in it (base/redact.hpp).
+nlohmann::json redacted_config_json(const Config& c) {
+  nlohmann::json config = config_json(c);
+  auto redact = [](nlohmann::json& value) {
+    if (value.is_string()) value = redacted_uri(value.get<std::string>());
+  };
+  redact(config["input"]["uri"]);
+  redact(config["sink"]["path"]);
+  if (config["inputs"].is_array())
+    for (nlohmann::json& uri : config["inputs"]) redact(uri);
+  return config;
+}
 
 nlohmann::json stage_json(const StageStats& s) {
   return {{"mean_ms", s.mean_ms}, {"p50_ms", s.p50_ms}, {"p99_ms", s.p99_ms}};
@@ -42,7 +56,7 @@ nlohmann::json make_report(const Config& c, const VideoInfo& input, const std::s
       {"device", device},
       {"mode", mode},
       // Every key as the run used it, under the config's own names.
-      {"config", config_json(c)},
+      {"config", redacted_config_json(c)},
       {"frames", s.frames},
       {"frames_measured", s.frames_measured},
       {"frames_dropped", s.frames_dropped},

@@ -1,5 +1,7 @@
 #include "source/input_open.hpp"
 
+#include "base/redact.hpp"
+
 extern "C" {
 #include <libavdevice/avdevice.h>
 }
@@ -139,8 +141,8 @@ AvInputPtr open_input(const std::string& uri, const InputConfig& open_options, I
   const int opened = avformat_open_input(&raw, url.c_str(), format, &opts);
   AvDictionaryPtr unused(opts);
   if (opened < 0 && deadline.fired())
-    throw InputError(fmt::format("input '{}': no data within {:.1f} s", uri, timeout_s));
-  AV_CHECK_AS(InputError, opened, (is_camera_uri(uri) ? "camera '" : "cannot open input '") + uri + "'");
+    throw InputError(fmt::format("input '{}': no data within {:.1f} s", redacted_uri(uri), timeout_s));
+  AV_CHECK_AS(InputError, opened, (is_camera_uri(uri) ? "camera '" : "cannot open input '") + redacted_uri(uri) + "'");
   AvInputPtr input(raw);
   if (fifo.open()) fifo.give_to(input.get());
   deadline.arm(timeout_s);

@@ -1,5 +1,7 @@
 #include "source/video_reader.hpp"
 
+#include "base/redact.hpp"
+
 extern "C" {
 #include <libavutil/display.h>
 #include <libavutil/hwcontext.h>
@@ -70,39 +72,40 @@ bool matches_layout(const AVFrame& f, const YuvLayout& l, AVPixelFormat format, 
 
 }  // namespace
 
-VideoReader::VideoReader(const ReaderOptions& options) : options_(options), packet_(make_packet()) {
+VideoReader::VideoReader(const ReaderOptions& options)
+    : options_(options), shown_uri_(redacted_uri(options.uri)), packet_(make_packet()) {
   const double opening_from = steady_seconds();
-  info_.uri = options.uri;
+  info_.uri = shown_uri_;
   timed_reads_ = options.live || is_named_pipe(options.uri);
   try {
     input_ = open_input(options.uri, options.input, deadline_, timed_reads_ ? options.timeout_s() : 0);
   } catch (const InputError& e) {
-    if (deadline_.stopped()) throw StoppedBeforeStart("stopped while '" + options.uri + "' was opening");
+    if (deadline_.stopped()) throw StoppedBeforeStart("stopped while '" + shown_uri_ + "' was opening");
     // A network sender may start after us; a missing camera or file will not appear.
     if (!options.live || is_camera_uri(options.uri) || options.input.reconnect.attempts == 0) throw;
     spdlog::warn("{}; retrying", e.what());
     input_ = open_with_retries(e.what(), nullptr, nullptr);
-    if (!input_) throw StoppedBeforeStart("stopped while '" + options.uri + "' was opening");
+    if (!input_) throw StoppedBeforeStart("stopped while '" + shown_uri_ + "' was opening");
   }
   const AVCodec* codec = nullptr;
   stream_index_ = av_find_best_stream(input_.get(), AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
   if (stream_index_ == AVERROR_DECODER_NOT_FOUND)
-    throw InputError("'" + options.uri + "': no decoder for its video codec");
-  if (stream_index_ < 0) throw InputError("'" + options.uri + "': no video stream");
+    throw InputError("'" + shown_uri_ + "': no decoder for its video codec");
+  if (stream_index_ < 0) throw InputError("'" + shown_uri_ + "': no video stream");
   const AVStream* stream = input_->streams[stream_index_];
   const AVCodecParameters* par = stream->codecpar;
   if (par->width <= 0 || par->height <= 0)
-    throw InputError("'" + options.uri + "': its header gives no picture size (a broken or truncated file?)");
+    throw InputError("'" + shown_uri_ + "': its header gives no picture size (a broken or truncated file?)");
   if (par->width > max_dimension ||
       par->height > max_dimension)
-    throw InputError("'" + options.uri + "': unsupported frame size " + std::to_string(par->width) +
+    throw InputError("'" + shown_uri_ + "': unsupported frame size " + std::to_string(par->width) +
                      "x" + std::to_string(par->height) + " (1.." + std::to_string(max_dimension) + ")");
   open_decoder(codec, par);
   if (options_.segments.active()) {  // one of a split file's decoders: it starts at its first segment
     segment_ = options_.segments.first();
     if (segment_ < 0) input_done_ = flushed_ = true;
     if (segment_ > 0)
-      check_io(seek_to_segment_start(), "'" + options.uri + "': cannot seek to its segment " + std::to_string(segment_));
+      check_io(seek_to_segment_start(), "'" + shown_uri_ + "': cannot seek to its segment " + std::to_string(segment_));
   }
   if (nvdec_) {
     const double nvdec_from = steady_seconds();
@@ -158,12 +161,12 @@ VideoReader::VideoReader(const ReaderOptions& options) : options_(options), pack
   pool_ = std::make_unique<FramePool>(pool_frames, layout_.frame_bytes, options.memory,
                                       PoolFilling{true, options.cuda_device});
   if (!options.defer_pool_filling || options.input.preload > 0) pool_->start_filling();
-  spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", options.uri, info_.codec,
+  spdlog::info("input {}: {} {}x{} {} @ {:.3f} fps, {}, pool {} x {:.1f} MB {}", shown_uri_, info_.codec,
                info_.width, info_.height, info_.pixel_format, info_.fps,
                nvdec_ ? std::string("NVDEC") : fmt::format("{} decoder threads", threads), pool_frames,
                layout_.frame_bytes / 1e6, to_string(options.memory));
   if (info_.quarter_turns != 0)
-    spdlog::info("'{}': displayed turned {} degrees clockwise; the GPU stage turns it upright", options.uri,
+    spdlog::info("'{}': displayed turned {} degrees clockwise; the GPU stage turns it upright", shown_uri_,
                  90 * info_.quarter_turns);
   info_.open_s = steady_seconds() - opening_from;
   if (options.input.preload > 0) preload(options.input.preload);
@@ -178,7 +181,7 @@ void VideoReader::split_over_decoders() {
                           : options_.input.realtime    ? "input.realtime paces it at its own rate"
                                                        : why_not_split(input_.get(), starts, loop);
   if (!why.empty()) {
-    spdlog::info("'{}': reader.decoders: {} not used ({}): one decoder reads it", options_.uri,
+    spdlog::info("'{}': reader.decoders: {} not used ({}): one decoder reads it", shown_uri_,
                  options_.reader.decoders, why);
     return;
   }
@@ -196,7 +199,7 @@ void VideoReader::split_over_decoders() {
     // cannot go in among this decoder's.
     if (siblings_.back()->info().decoder != info_.decoder) {
       spdlog::warn("'{}': reader.decoders: decoder {} runs as {}, the first as {}: one decoder reads it",
-                   options_.uri, k + 1, siblings_.back()->info().decoder, info_.decoder);
+                   shown_uri_, k + 1, siblings_.back()->info().decoder, info_.decoder);
       siblings_.clear();
       options_.segments = {};
       return;
@@ -215,7 +218,7 @@ void VideoReader::split_over_decoders() {
     stop_decoding();
     for (auto& sibling : siblings_) sibling->request_stop();
   });
-  spdlog::info("'{}': split at {} keyframes{} over {} decoders", options_.uri, starts.size(),
+  spdlog::info("'{}': split at {} keyframes{} over {} decoders", shown_uri_, starts.size(),
                loop ? " (and pass by pass)" : "", decoders);
 }
 
@@ -226,7 +229,7 @@ std::size_t VideoReader::nvdec_lane_frames(const std::vector<std::int64_t>& star
       longest_segment_s(starts, av_q2d(input_->streams[stream_index_]->time_base), info_.duration_s);
   const std::size_t frames = device_lane_frames(segment_s, info_.fps, layout_.frame_bytes, free_bytes,
                                                 static_cast<int>(siblings_.size()) + 1);
-  spdlog::info("'{}': each NVDEC session may run {} frames ({:.0f} MB of device memory) ahead", options_.uri,
+  spdlog::info("'{}': each NVDEC session may run {} frames ({:.0f} MB of device memory) ahead", shown_uri_,
                frames, frames * layout_.frame_bytes / 1e6);
   return frames;
 }
@@ -246,7 +249,7 @@ std::int64_t VideoReader::decode_errors() const {
 }
 
 void VideoReader::open_decoder(const AVCodec* codec, const AVCodecParameters* par) {
-  const std::string& uri = options_.uri;
+  const std::string& uri = shown_uri_;
   decoder_.reset(avcodec_alloc_context3(codec));
   if (!decoder_) throw std::bad_alloc();
   AV_CHECK_AS(InputError, avcodec_parameters_to_context(decoder_.get(), par), "'" + uri + "': bad codec parameters");
@@ -297,7 +300,7 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
   // FFmpeg drops to software by itself when the NVDEC session cannot start (no free
   // session, too many surfaces) and would then decode on the one thread NVDEC mode uses.
   spdlog::warn("'{}': NVDEC did not start for this input; decoding it on the CPU with {} threads instead",
-               options_.uri, options_.reader.threads > 0 ? std::to_string(options_.reader.threads) : "FFmpeg's choice of");
+               shown_uri_, options_.reader.threads > 0 ? std::to_string(options_.reader.threads) : "FFmpeg's choice of");
   first.reset();
   nvdec_failed_ = true;
   decoder_.reset();  // before nvdec_: the decoder holds NVDEC's frames
@@ -307,7 +310,7 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
     // source goes on: the new decoder starts at its next keyframe.
     check_io(options_.segments.active() ? seek_to_segment_start()
                                         : av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
-             "'" + options_.uri + "': cannot restart after NVDEC failed (seek failed)");
+             "'" + shown_uri_ + "': cannot restart after NVDEC failed (seek failed)");
     input_done_ = flushed_ = false;
     packets_this_pass_ = 0;
   }
@@ -315,14 +318,14 @@ void VideoReader::confirm_nvdec(const AVCodec* codec) {
 }
 
 AvInputPtr VideoReader::open_with_retries(const std::string& cause, const YuvLayout* expected, int* stream_index) {
-  const std::string& uri = options_.uri;
+  const std::string& uri = shown_uri_;
   int backoff_ms = options_.input.reconnect.backoff_ms;
   for (int attempt = 1; attempt <= options_.input.reconnect.attempts && !deadline_.stopped(); ++attempt) {
     const double wake = steady_seconds() + backoff_ms / 1e3;
     while (!deadline_.stopped() && steady_seconds() < wake) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     if (deadline_.stopped()) return nullptr;
     try {
-      AvInputPtr input = open_input(uri, options_.input, deadline_, options_.timeout_s());
+      AvInputPtr input = open_input(options_.uri, options_.input, deadline_, options_.timeout_s());
       const int index = av_find_best_stream(input.get(), AVMEDIA_TYPE_VIDEO, -1, -1, nullptr, 0);
       if (index < 0) throw InputError("'" + uri + "': no video stream");
       const AVCodecParameters* par = input->streams[index]->codecpar;
@@ -347,7 +350,7 @@ void VideoReader::reconnect(int error) {
   const std::string cause = deadline_.fired()    ? fmt::format("no data for {:.1f} s", options_.timeout_s())
                             : error == AVERROR_EOF ? std::string("the sender closed the stream")
                                                    : av_error_string(error);
-  spdlog::warn("'{}': source lost after frame {} ({})", options_.uri, next_index_, cause);
+  spdlog::warn("'{}': source lost after frame {} ({})", shown_uri_, next_index_, cause);
   input_.reset();  // a UDP port can be bound once: let go of it before listening again
   int index = -1;
   AvInputPtr input =
@@ -408,7 +411,7 @@ bool VideoReader::feed_decoder() {
     const int ret = av_read_frame(input_.get(), packet_.get());
     deadline_.arm(0);
     if (!options_.live && ret < 0 && deadline_.fired())
-      throw InputError(fmt::format("'{}': no data for {:.1f} s after frame {} (input.timeout_ms)", options_.uri,
+      throw InputError(fmt::format("'{}': no data for {:.1f} s after frame {} (input.timeout_ms)", shown_uri_,
                                    options_.timeout_s(), next_index_));
     if (options_.live && ret < 0 && ret != AVERROR(EAGAIN) && !stopping()) {
       // Let the decoder give up the pictures it still holds before the source is reopened.
@@ -424,7 +427,7 @@ bool VideoReader::feed_decoder() {
         const std::int64_t pass_packets = std::exchange(packets_this_pass_, 0);
         if (std::exchange(options_.injected.stop_in_loop_seek, false)) deadline_.raise_stop_at_next_check();
         check_io(av_seek_frame(input_.get(), stream_index_, 0, AVSEEK_FLAG_BACKWARD),
-                 "'" + options_.uri + "': cannot loop (seek failed)");
+                 "'" + shown_uri_ + "': cannot loop (seek failed)");
         if (loop_feeds_on_) {
           if (loop_restart_.decodes_nothing(pass_packets)) throw_pass_decoded_nothing();
           return true;
@@ -436,7 +439,7 @@ bool VideoReader::feed_decoder() {
       input_done_ = true;
       break;
     }
-    check_io(ret, "'" + options_.uri + "': read error after frame " + std::to_string(next_index_));
+    check_io(ret, "'" + shown_uri_ + "': read error after frame " + std::to_string(next_index_));
     if (packet_->stream_index != stream_index_) {
       av_packet_unref(packet_.get());
       continue;
@@ -451,7 +454,7 @@ bool VideoReader::feed_decoder() {
     av_packet_unref(packet_.get());
     if (sent < 0 && sent != AVERROR(EAGAIN)) {
       ++decode_errors_;
-      spdlog::warn("'{}': decode error near frame {}: {} (frame skipped)", options_.uri,
+      spdlog::warn("'{}': decode error near frame {}: {} (frame skipped)", shown_uri_,
                    next_index_, av_error_string(sent));
     }
     return true;
@@ -497,13 +500,13 @@ bool VideoReader::seek_to_next_segment() {
   frames_this_pass_ = 0;
   if (options_.segments.loop && empty_segments_ >= options_.segments.per_pass())
     throw InputError(fmt::format("'{}': {} segments in a row of input.loop decoded no frame ({} decode errors)",
-                                 options_.uri, empty_segments_, decode_errors_.load()));
+                                 shown_uri_, empty_segments_, decode_errors_.load()));
   segment_ = options_.segments.after(segment_);
   if (segment_ < 0) {
     input_done_ = flushed_ = true;
     return false;
   }
-  check_io(seek_to_segment_start(), "'" + options_.uri + "': cannot seek to its segment " + std::to_string(segment_));
+  check_io(seek_to_segment_start(), "'" + shown_uri_ + "': cannot seek to its segment " + std::to_string(segment_));
   return true;
 }
 
@@ -517,7 +520,7 @@ bool VideoReader::receive_into(AVFrame* out) {
     }
     if (pool_exhausted_) {
       pool_->rethrow_filling_error();
-      throw InputError("'" + options_.uri + "': frame pool exhausted (" + std::to_string(pool_->capacity()) +
+      throw InputError("'" + shown_uri_ + "': frame pool exhausted (" + std::to_string(pool_->capacity()) +
                        " buffers all held); raise reader.pool_frames");
     }
     if (ret == AVERROR_EOF) {
@@ -544,7 +547,7 @@ bool VideoReader::receive_into(AVFrame* out) {
     }
     if (ret != AVERROR(EAGAIN)) {
       ++decode_errors_;
-      spdlog::warn("'{}': decode error near frame {}: {}", options_.uri, next_index_, av_error_string(ret));
+      spdlog::warn("'{}': decode error near frame {}: {}", shown_uri_, next_index_, av_error_string(ret));
     }
     if (!feed_decoder()) return false;
   }
@@ -556,14 +559,14 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
   if (decoded->width != layout_.width || decoded->height != layout_.height)
     throw InputError(fmt::format("'{}': frame {} changes size from {}x{} to {}x{} (mid-stream size changes are "
                                  "not supported: the frames before it are kept)",
-                                 options_.uri, next_index_, layout_.width, layout_.height, decoded->width,
+                                 shown_uri_, next_index_, layout_.width, layout_.height, decoded->width,
                                  decoded->height));
   if (nvdec_) pool_->start_filling();
   AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
   if (!buf) {
     if (stop_) return nullptr;
     pool_->rethrow_filling_error();
-    throw InputError("'" + options_.uri + "': frame pool exhausted; raise reader.pool_frames");
+    throw InputError("'" + shown_uri_ + "': frame pool exhausted; raise reader.pool_frames");
   }
   AvFramePtr out = make_frame();
   fill_planes(out.get(), buf, layout_);
@@ -581,12 +584,12 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
                               static_cast<AVPixelFormat>(decoded->format), out->width, out->height,
                               static_cast<AVPixelFormat>(out->format), SWS_BILINEAR, nullptr,
                               nullptr, nullptr);
-  if (!sws_) throw InputError("'" + options_.uri + "': cannot convert pixel format " + info_.pixel_format);
+  if (!sws_) throw InputError("'" + shown_uri_ + "': cannot convert pixel format " + info_.pixel_format);
   sws_scale(sws_, decoded->data, decoded->linesize, 0, decoded->height, out->data, out->linesize);
   ++converted_frames_;
   if (converted_frames_ == 1)
     spdlog::info("'{}': frames arrive as {}; converting to {} (one extra host copy per frame)",
-                 options_.uri, av_get_pix_fmt_name(static_cast<AVPixelFormat>(decoded->format)),
+                 shown_uri_, av_get_pix_fmt_name(static_cast<AVPixelFormat>(decoded->format)),
                  av_get_pix_fmt_name(pool_format_));
   return out;
 }
@@ -600,12 +603,12 @@ AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
   const auto* frames = reinterpret_cast<const AVHWFramesContext*>(decoded->hw_frames_ctx->data);
   if (frames->sw_format != pool_format_)
     throw InputError(fmt::format("'{}': frame {}: NVDEC changed its output from {} to {}; use reader.decoder: cpu",
-                                 options_.uri, next_index_, av_get_pix_fmt_name(pool_format_),
+                                 shown_uri_, next_index_, av_get_pix_fmt_name(pool_format_),
                                  av_get_pix_fmt_name(frames->sw_format)));
   if (decoded->width != layout_.width || decoded->height != layout_.height)
     throw InputError(fmt::format("'{}': frame {} changes size from {}x{} to {}x{} (mid-stream size changes are "
                                  "not supported: the frames before it are kept)",
-                                 options_.uri, next_index_, layout_.width, layout_.height, decoded->width,
+                                 shown_uri_, next_index_, layout_.width, layout_.height, decoded->width,
                                  decoded->height));
   if (copy_out_of_nvdec_) return nvdec_->copy_out(*decoded);
   nvdec_->wait_frame();
@@ -613,7 +616,7 @@ AvFramePtr VideoReader::from_device(AvFramePtr decoded) {
 }
 
 void VideoReader::throw_pass_decoded_nothing() const {
-  throw InputError(fmt::format("'{}': a whole pass of input.loop decoded no frame ({} decode errors)", options_.uri,
+  throw InputError(fmt::format("'{}': a whole pass of input.loop decoded no frame ({} decode errors)", shown_uri_,
                                decode_errors_.load()));
 }
 
@@ -643,9 +646,9 @@ void VideoReader::preload(int frames) {
       preloaded_.push_back(std::move(*f));
     else
       break;
-  if (preloaded_.empty()) throw InputError("'" + options_.uri + "': input.preload: no frame to preload");
+  if (preloaded_.empty()) throw InputError("'" + shown_uri_ + "': input.preload: no frame to preload");
   info_.preloaded = static_cast<int>(preloaded_.size());
-  spdlog::info("'{}': {} frames preloaded into {} memory ({:.1f} MB)", options_.uri, info_.preloaded,
+  spdlog::info("'{}': {} frames preloaded into {} memory ({:.1f} MB)", shown_uri_, info_.preloaded,
                to_string(options_.memory), info_.preloaded * layout_.frame_bytes / 1e6);
 }
 
@@ -681,7 +684,7 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
     // the stream changes; the report must say what really decoded.
     info_.decoder = "cpu (nvdec stopped)";
     spdlog::warn("'{}': NVDEC stopped at frame {}; FFmpeg decodes the rest in software on one thread",
-                 options_.uri, next_index_);
+                 shown_uri_, next_index_);
   }
   AvFramePtr frame = decoded->format == AV_PIX_FMT_CUDA ? from_device(std::move(decoded))
                                                         : to_pool_layout(std::move(decoded));

@@ -172,6 +172,7 @@ class VideoReader {
   AVPixelFormat nvdec_format() const;
 
   ReaderOptions options_;
+  std::string shown_uri_;  // options_.uri without its secrets (base/redact.hpp): for every message
   VideoInfo info_;
   YuvLayout layout_;
   int alloc_width_ = 0;

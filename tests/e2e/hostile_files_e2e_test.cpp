@@ -192,5 +192,27 @@ TEST(HostileFiles, AFullDiskUnderTraceOrDetectionsNamesItAndKeepsTheReport) {
   }
 }
 
+// A camera's password never reaches the logs, the messages or the report: every retry
+// warning, the final error and the report's uri fields show the user and "***".
+TEST(HostileSecrets, ACameraPasswordIsInNoLineAndNoReport) {
+  const Place& p = place();
+  const std::string report = p.dir + "/secret.json";
+  fs::remove(report);
+  // Port 9 (discard) refuses: every attempt fails and is logged.
+  const std::string camera = "rtsp://admin:s3cr3t-pw@127.0.0.1:9/live?token=t0ken-value&profile=1";
+  const auto r = test::vidpipe("run --input '" + camera + "' --set device=cpu --set gpu.inference=false --set "
+                               "input.reconnect.attempts=2 --set input.reconnect.backoff_ms=10 --set input.timeout_ms=500 "
+                               "--set sink.kind=null --report " + report);
+  EXPECT_EQ(r.code, 3) << r.output;
+  EXPECT_EQ(r.output.find("s3cr3t-pw"), std::string::npos) << r.output;
+  EXPECT_EQ(r.output.find("t0ken-value"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("rtsp://admin:***@127.0.0.1:9/live?token=***&profile=1"), std::string::npos) << r.output;
+  if (fs::exists(report)) {
+    const std::string written = test::file_bytes(report);
+    EXPECT_EQ(written.find("s3cr3t-pw"), std::string::npos) << written;
+    EXPECT_EQ(written.find("t0ken-value"), std::string::npos) << written;
+  }
+}
+
 }  // namespace
 }  // namespace vidpipe

@@ -1,0 +1,29 @@
+#include <gtest/gtest.h>
+
+#include "base/redact.hpp"
+
+namespace vidpipe {
+namespace {
+
+TEST(Redact, PasswordsInUserInfoGoTheUserStays) {
+  EXPECT_EQ(redacted_uri("rtsp://admin:hunter2@10.0.0.5:554/live"), "rtsp://admin:***@10.0.0.5:554/live");
+  EXPECT_EQ(redacted_uri("rtsp://admin:p@ss:w0rd@cam/live"), "rtsp://admin:***@cam/live");  // '@' and ':' in it
+  EXPECT_EQ(redacted_uri("srt://host:9000"), "srt://host:9000") << "a port is no password";
+  EXPECT_EQ(redacted_uri("rtmp://user@host/app"), "rtmp://user@host/app") << "no password to hide";
+}
+
+TEST(Redact, SecretQueryValuesGoOthersStay) {
+  EXPECT_EQ(redacted_uri("https://cdn/x.m3u8?token=abc&quality=high&X-Amz-Signature=f00#t=3"),
+            "https://cdn/x.m3u8?token=***&quality=high&X-Amz-Signature=***#t=3");
+  EXPECT_EQ(redacted_uri("srt://host:9000?passphrase=longsecret&latency=200"),
+            "srt://host:9000?passphrase=***&latency=200");
+}
+
+TEST(Redact, PathsAreLeftAlone) {
+  EXPECT_EQ(redacted_uri("/videos/a:b@c?token=x.mp4"), "/videos/a:b@c?token=x.mp4");
+  EXPECT_EQ(redacted_uri("clip.mp4"), "clip.mp4");
+  EXPECT_EQ(redacted_uri(""), "");
+}
+
+}  // namespace
+}  // namespace vidpipe
