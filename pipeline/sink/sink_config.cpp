@@ -16,6 +16,8 @@ extern "C" {
 #include <functional>
 
 #include <filesystem>
+#include <set>
+#include <string_view>
 #include <string>
 
 namespace vidpipe {
@@ -92,9 +94,11 @@ std::string container_problem(const SinkConfig& sink) {
   if (!format)
     return "'" + sink.path + "': no container is known by the extension '" + extension + "'; use .mp4, .mkv, .mov or .ts";
   const bool hevc = sink.codec.find("hevc") != std::string::npos || sink.codec.find("265") != std::string::npos;
-  // 0 is "cannot"; a negative answer is "cannot tell" (MPEG-TS keeps no codec table), which
-  // refused every .ts output.
-  if (avformat_query_codec(format, hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL) == 0)
+  // A negative answer is "cannot tell" (MPEG-TS keeps no codec table: read as "cannot", it
+  // refused every .ts output); for those the muxers known to carry H.264 and HEVC are named.
+  const int answer = avformat_query_codec(format, hevc ? AV_CODEC_ID_HEVC : AV_CODEC_ID_H264, FF_COMPLIANCE_NORMAL);
+  static const std::set<std::string_view> carry_when_unsure = {"mpegts", "flv", "nut", "h264", "hevc"};
+  if (answer == 0 || (answer < 0 && !carry_when_unsure.contains(format->name)))
     return "'" + sink.path + "': a " + format->name + " file cannot hold " + (hevc ? "HEVC" : "H.264") +
            " video; use .mp4, .mkv, .mov or .ts";
   return "";

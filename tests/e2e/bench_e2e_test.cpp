@@ -359,9 +359,9 @@ TEST(DensityE2E, StepsDoubleUntilOneIsNotHeldAndTheTableMatchesTheJson) {
   EXPECT_TRUE(std::filesystem::exists(png) || r.output.find("no chart") != std::string::npos) << r.output;
 }
 
-TEST(DensityE2E, AMissingInputIsAConfigError) {
+TEST(DensityE2E, AMissingInputIsAnInputError) {
   const auto r = vidpipe("bench --density --input /no/such/clip.mp4 --set device=cpu");
-  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_EQ(r.code, 3) << r.output;
   EXPECT_NE(r.output.find("/no/such/clip.mp4"), std::string::npos) << r.output;
 }
 
