@@ -95,8 +95,9 @@ int trace_png_command(const std::string& trace_json, const std::string& png, dou
     std::cout << fmt::format("{:<28} {:>9.2f} {:>6.1f}% {:>6}\n", t.at("name").get<std::string>(),
                              t.at("busy_ms").get<double>(), 100 * t.at("busy_ms").get<double>() / window_ms,
                              t.at("spans").size());
-  render_chart("trace", window, png, "");
-  return 0;
+  // The chart is this command's output: without it the command failed (exit 3), the
+  // table above notwithstanding.
+  return render_chart("trace", window, png, "") ? 0 : 3;
 }
 
 }  // namespace vidpipe

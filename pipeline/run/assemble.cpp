@@ -31,7 +31,8 @@ bool resolve_gpu(const Config& c) {
   if (c.device == DeviceChoice::gpu)
     throw ConfigError(config_error(c, "device", gpus == 0 ? "no CUDA device found" :
                                    "gpu.device " + std::to_string(c.gpu.device) + " does not exist"));
-  spdlog::info("no CUDA device found: running the GPU stage on the CPU (device: cpu)");
+  // A warning, not news: -q must not hide that every "GPU" figure of this run is the CPU's.
+  spdlog::warn("no CUDA device found: running the GPU stage on the CPU (device: cpu)");
   return false;
 }
 

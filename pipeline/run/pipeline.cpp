@@ -72,11 +72,14 @@ void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
   for (std::size_t i = 0; i < p.sinks.size(); ++i)
     keep_first_error([&] { if (!p.sink_finished[i]) p.sinks[i]->finish(); });
   if (p.detections) keep_first_error([&] { p.detections->finish(); });
-  // The progress line ends at 100% of what was delivered, whatever the estimate said.
-  if (p.terminal && p.config.metrics.live)
+  // The progress line ends at 100% of what was delivered, whatever the estimate said; an
+  // interrupted run's against what it was to do, not "100% done".
+  if (p.terminal && p.config.metrics.live) {
+    const bool stopped = p.stopping();
     fmt::print(stderr, "\r{}\x1b[K\n",
-               progress_line(p.frames_delivered, p.frames_delivered, p.metrics->hud_fps(), " | done",
-                             terminal_columns()));
+               progress_line(p.frames_delivered, stopped ? p.expected_frames : p.frames_delivered,
+                             p.metrics->hud_fps(), stopped ? " | interrupted" : " | done", terminal_columns()));
+  }
 }
 
 // A file that ran to its end without one decodable frame is an input error, not a
