@@ -10,6 +10,7 @@ namespace vidpipe {
 
 int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop) {
   const Config config = load_checked_config(args, true);
+  check_inputs_exist(config);
   const BenchOutcome outcome = run_bench(config, stop);
   std::cout << (brief ? bench_brief(outcome) : bench_table(outcome) + "\n" + bench_brief(outcome));
   if (!config.bench.json.empty()) {
@@ -23,6 +24,7 @@ int bench_command(const RunArgs& args, bool brief, const std::atomic<bool>* stop
 
 int density_command(const RunArgs& args, const std::atomic<bool>* stop) {
   const Config config = load_checked_config(args, true);
+  check_inputs_exist(config);
   const DensityOutcome outcome = run_density(config, stop);
   std::cout << density_table(outcome);
   if (!config.bench.json.empty()) {

@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "base/errors.hpp"
 #include "config/config.hpp"
 #include "config/output_guard.hpp"
 #include "run/pipeline.hpp"
@@ -45,9 +46,33 @@ Config load_checked_config(const RunArgs& args, bool bench) {
   return config;
 }
 
+namespace {
+
+// A run that ended before its first frame still leaves its report (and --json's), saying so.
+[[noreturn]] void report_unstarted(const Config& config, const RunArgs& args) {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    const bool stopped = dynamic_cast<const StoppedBeforeStart*>(&e) != nullptr;
+    const nlohmann::json report = unstarted_report(e.what(), stopped, version_number());
+    if (!config.metrics.report.empty()) write_report(report, config.metrics.report);
+    if (args.json) std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    throw;
+  }
+}
+
+}  // namespace
+
 int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   const Config config = load_checked_config(args, false);
-  const RunResult result = run_pipeline(config, stop, version_number());
+  const RunResult result = [&] {
+    try {
+      check_inputs_exist(config);
+      return run_pipeline(config, stop, version_number());
+    } catch (...) {
+      report_unstarted(config, args);
+    }
+  }();
   // stdout holds the summary, or with --json the report alone (for scripts); logs are on stderr.
   std::ostream& summary = args.json ? std::cerr : std::cout;
   SummaryNotes notes{config.gpu.inference};

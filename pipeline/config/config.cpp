@@ -150,6 +150,15 @@ std::string local_path_of(const std::string& uri) {
   return uri.find("://") == std::string::npos ? uri : "";
 }
 
+void check_inputs_exist(const Config& c) {
+  const std::string input_key = c.inputs.empty() ? "input.uri" : "inputs";
+  for (const std::string& uri : input_uris(c)) {
+    const std::string path = local_path_of(uri);
+    if (!path.empty() && path.rfind("/dev/", 0) != 0 && !std::filesystem::exists(path))
+      throw InputError(config_error(c, input_key, "input file '" + uri + "' does not exist"));
+  }
+}
+
 std::vector<std::string> input_uris(const Config& c) {
   return c.inputs.empty() ? std::vector<std::string>{c.input.uri} : c.inputs;
 }
@@ -213,12 +222,8 @@ void apply_override(Config& c, const std::string& o) {
 // Checks that need more than one key, or the file system.
 void check_consistency(const Config& c) {
   const std::string input_key = c.inputs.empty() ? "input.uri" : "inputs";
-  for (const std::string& uri : input_uris(c)) {
+  for (const std::string& uri : input_uris(c))
     if (uri.empty()) throw ConfigError(config_error(c, input_key, "must not be empty"));
-    const std::string path = local_path_of(uri);
-    if (!path.empty() && path.rfind("/dev/", 0) != 0 && !std::filesystem::exists(path))  // the input's fault
-      throw InputError(config_error(c, input_key, "input file '" + uri + "' does not exist"));
-  }
   const PreprocessConfig& p = c.gpu.preprocess;
   if (c.gpu.inference && (p.width != p.height || p.width % 32 != 0))
     throw ConfigError(config_error(c, "gpu.preprocess.width",

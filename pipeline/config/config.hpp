@@ -46,8 +46,7 @@ struct LiteralSetting {
 };
 
 // Loads `path` (may be empty: defaults only), applies `overrides` ("key=value") and then
-// `literal`. Throws ConfigError with one line naming the file, line and key; InputError for
-// an input file that does not exist.
+// `literal`. Throws ConfigError with one line naming the file, line and key.
 Config load_config(const std::string& path, const std::vector<std::string>& overrides,
                    const std::vector<LiteralSetting>& literal = {});
 
@@ -63,6 +62,10 @@ std::string config_reference_markdown();
 // The file a local input or output names: a plain path as it is, file:///a/b%20c.mp4 and
 // file:b.mp4 as /a/b c.mp4 and b.mp4 (FFmpeg's file protocol); "" for other URLs.
 std::string local_path_of(const std::string& uri);
+
+// Throws InputError (the input's fault, not the config's: exit code 3) naming the key and
+// the file when an input file does not exist.
+void check_inputs_exist(const Config& c);
 
 // The inputs to read: `inputs` when given, else input.uri.
 std::vector<std::string> input_uris(const Config& c);

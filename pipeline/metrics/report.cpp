@@ -100,6 +100,11 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
           {"samples", samples}};
 }
 
+nlohmann::json unstarted_report(const std::string& error, bool interrupted, const std::string& program_version) {
+  return {{"schema_version", report_schema_version}, {"vidpipe_version", program_version}, {"finished", true},
+          {"interrupted", interrupted}, {"started", false}, {"error", error}};
+}
+
 void write_report(const nlohmann::json& report, const std::string& path) {
   // Paths are bytes, not always UTF-8 (a file named in Latin-1): such bytes become U+FFFD in
   // the JSON rather than losing the whole report.

@@ -21,6 +21,11 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end);
 
 void write_report(const nlohmann::json& report, const std::string& path);
 
+// The report of a run that ended before its first frame (an input that cannot be opened, a
+// stop while it opened): `started: false` and the error, so that no earlier run's report
+// is left under its name to be read as this one's.
+nlohmann::json unstarted_report(const std::string& error, bool interrupted, const std::string& program_version);
+
 // What else the run did that a user should hear of in the summary.
 struct SummaryNotes {
   bool detecting = true;     // gpu.inference: with it off, say so rather than "0 faces"

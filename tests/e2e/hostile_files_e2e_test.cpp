@@ -192,6 +192,27 @@ TEST(HostileFiles, AFullDiskUnderTraceOrDetectionsNamesItAndKeepsTheReport) {
   }
 }
 
+// A run that ends before its first frame leaves its own report, not the last run's:
+// `started: false` with the error, and --json prints the same on stdout.
+TEST(HostileMisleading, ARunThatNeverStartedReplacesTheLastReport) {
+  const Place& p = place();
+  const std::string report = p.dir + "/stale.json";
+  std::ofstream(report) << R"({"finished": true, "frames": 600, "fps": 250.0})";
+  const std::string missing = p.dir + "/gone.mp4";
+  const std::string out = p.dir + "/stale.out";
+  const int code = test::run_command(test::vidpipe_command_line("run --input " + missing + " --set device=cpu "
+                                                                "--set sink.kind=null --json --report " + report) +
+                                     " >" + out + " 2>/dev/null");
+  EXPECT_EQ(code, 3);
+  const nlohmann::json written = test::read_json(report), printed = nlohmann::json::parse(test::file_bytes(out));
+  EXPECT_EQ(written.value("started", true), false) << written.dump();
+  EXPECT_FALSE(written.contains("frames")) << "the last run's figures are still there";
+  EXPECT_NE(written.value("error", "").find(missing), std::string::npos);
+  EXPECT_EQ(printed, written);
+  fs::remove(report);
+  fs::remove(out);
+}
+
 // A camera's password never reaches the logs, the messages or the report: every retry
 // warning, the final error and the report's uri fields show the user and "***".
 TEST(HostileSecrets, ACameraPasswordIsInNoLineAndNoReport) {

@@ -44,6 +44,7 @@ runs = {
     "preloaded, encoded": ["--input", clip, "--set", "input.preload=4", "--set", "input.max_frames=10",
                            "--set", "sink.kind=encode", "--set", f"sink.path={work}/out.mp4"],
     "ended on an error": ["--input", broken],
+    "did not start": ["--input", os.path.join(work, "no-such-clip.mp4")],
 }
 failures = 0
 for name, args in runs.items():
@@ -66,9 +67,14 @@ for name, args in runs.items():
     if name == "ended on an error" and (done.returncode != 3 or "error" not in report):
         print(f"FAIL {name}: exit {done.returncode}, error in report: {'error' in report}")
         failures += 1
+    if name == "did not start" and (done.returncode != 3 or report.get("started") is not False
+                                    or "no-such-clip.mp4" not in report.get("error", "")):
+        print(f"FAIL {name}: exit {done.returncode}, report {report}")
+        failures += 1
     if not errors:
         print(f"ok   {name}")
-    last_good = report
+    if name != "did not start":  # no figures: not the sample the changes below start from
+        last_good = report
 
 # The schema must be able to say no: an undocumented key and a renamed one are refused.
 for change in ("added", "renamed"):

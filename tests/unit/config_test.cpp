@@ -115,8 +115,8 @@ TEST(Config, ListAsKeyIsAnErrorNotACrash) {
 TEST(Config, MissingInputFileIsAnInputErrorNamingKeyAndLine) {
   const std::string path = write_yaml("c.yaml", "input:\n  uri: /no/such/clip.mp4\n");
   try {
-    load_config(path, {});
-    FAIL() << "a missing input loaded";
+    check_inputs_exist(load_config(path, {}));
+    FAIL() << "a missing input passed";
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("c.yaml:2:3: input.uri: input file '/no/such/clip.mp4' does not exist"),
               std::string::npos) << e.what();
