@@ -13,9 +13,14 @@
 namespace vidpipe {
 namespace {
 
-// Scrapes are rare (seconds apart) and each one is cheap: two threads answer them rather
-// than httplib's default of one per core, which a camera server would rather keep.
-constexpr std::size_t answer_threads = 2;
+// Scrapes are rare (seconds apart) and each one is cheap, but an idle or slow client holds
+// a thread until its read times out: eight threads, fewer than httplib's one per core (which
+// a camera server would rather keep), and short timeouts keep scrapes answered beside a few
+// such clients (5 idle connections starved the two threads there were).
+constexpr std::size_t answer_threads = 8;
+constexpr time_t client_timeout_s = 2;
+// A scrape has no body: a large one (300 MB was buffered whole) is refused with 413.
+constexpr std::size_t max_request_body = 64 * 1024;
 
 void not_yet(httplib::Response& response) {
   response.status = 503;
@@ -26,6 +31,10 @@ void not_yet(httplib::Response& response) {
 
 MetricsServer::MetricsServer(const ListenAddress& address) : server_(std::make_unique<httplib::Server>()) {
   server_->new_task_queue = [] { return new httplib::ThreadPool(answer_threads); };
+  server_->set_payload_max_length(max_request_body);
+  server_->set_read_timeout(client_timeout_s, 0);
+  server_->set_write_timeout(client_timeout_s, 0);
+  server_->set_keep_alive_timeout(client_timeout_s);
   route();
   errno = 0;
   port_ = address.port == 0 ? server_->bind_to_any_port(address.host)

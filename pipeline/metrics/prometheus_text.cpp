@@ -23,6 +23,13 @@ double number(const nlohmann::json& j, const char* key) {
   return it != j.end() && it->is_number() ? it->get<double>() : std::nan("");
 }
 
+// A path's bytes need not be UTF-8 (a file named in Latin-1), and one invalid byte made the
+// whole exposition invalid for Prometheus: such bytes become U+FFFD, as in the report.
+std::string utf8_label(const std::string& bytes) {
+  const std::string quoted = nlohmann::json(bytes).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return nlohmann::json::parse(quoted).get<std::string>();
+}
+
 class Families {
  public:
   MetricFamily& family(const std::string& name, MetricType type, const std::string& help) {
@@ -113,7 +120,7 @@ void add_inputs(Families& f, const nlohmann::json& r) {
   const auto inputs = r.value("inputs", nlohmann::json::array());
   for (std::size_t i = 0; i < inputs.size(); ++i) {
     const nlohmann::json& in = inputs[i];
-    const Labels labels{{"input", std::to_string(i)}, {"uri", in.value("uri", "")}};
+    const Labels labels{{"input", std::to_string(i)}, {"uri", utf8_label(in.value("uri", ""))}};
     f.gauge("vidpipe_input_frames_per_second", "this input's frames out per second (report: inputs[].fps)",
             number(in, "fps"), labels);
     f.counter("vidpipe_input_frames_decoded_total", "frames decoded (report: inputs[].frames_decoded)",

@@ -76,12 +76,24 @@ def live_run():
         run.kill()
         return
     time.sleep(1.5)  # past the warm-up
+    # Hostile clients beside the scraper: idle connections that send nothing, and one that
+    # announces a 300 MB body. Scrapes are still answered, the body is refused unread.
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(6)]
+    with socket.create_connection(("127.0.0.1", port), timeout=5) as big:
+        big.sendall(b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 300000000\r\n\r\n" + b"x" * 65536)
+        try:
+            answer = big.recv(200).decode(errors="replace")
+        except OSError as e:
+            answer = str(e)
+        check(" 413 " in answer, f"a 300 MB body is refused with 413 ({answer.splitlines()[:1]})")
     kind, first = scrape(port, "/metrics")
     time.sleep(1.0)
     _, second = scrape(port, "/metrics")
     _, live_text = scrape(port, "/report")
     run.stderr.read()
-    check(run.wait(timeout=60) == 0, "the run ends with exit 0")
+    check(run.wait(timeout=60) == 0, "the run ends with exit 0, idle clients still connected")
+    for connection in idle:
+        connection.close()
     check(kind.startswith("text/plain; version=0.0.4"), f"/metrics is the text exposition format ({kind})")
     lint = subprocess.run(["promtool", "check", "metrics"], input=second, capture_output=True, text=True)
     check(lint.returncode == 0, f"promtool check metrics: {lint.stdout}{lint.stderr}")
