@@ -16,7 +16,7 @@ if [ "${VIDPIPE_ASAN:-1}" != 0 ]; then
   # The sanitised vidpipe on the fault paths. The rest of the e2e tests (CPU inference
   # on every frame) would take most of CI's time in a Debug build.
   VIDPIPE_BIN=$PWD/build-asan/app/vidpipe ./build-asan/tests/vidpipe_e2e_tests --gtest_brief=1 \
-    --gtest_filter='ReliabilityE2E.*:LiveE2E.*:GpuFaultE2E.*:OutputSafetyE2E.*'
+    --gtest_filter='ReliabilityE2E.*:LiveE2E.*:GpuFaultE2E.*:OutputSafetyE2E.*:Hostile*.*:Files/RefusedBeforeRunning.*'
   unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
 if [ "${VIDPIPE_FUZZ:-1}" != 0 ]; then
