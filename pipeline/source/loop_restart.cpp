@@ -6,7 +6,7 @@ namespace vidpipe {
 namespace {
 
 // Written here rather than through a bitstream filter: only the NAL unit types of one
-// packet are wanted, once per run, and the filter would copy and rewrite the packet.
+// packet are wanted, once a pass, and the filter would copy and rewrite the packet.
 using NalVisitor = std::function<bool(std::uint8_t first_byte)>;
 
 bool any_length_prefixed(std::span<const std::uint8_t> data, std::size_t length_size, const NalVisitor& visit) {
