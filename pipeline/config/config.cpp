@@ -166,7 +166,11 @@ std::vector<std::string> input_uris(const Config& c) {
 bool is_live_uri(const std::string& uri) {
   for (const char* scheme : {"udp://", "tcp://", "rtp://", "rtsp://", "rtsps://", "srt://", "rtmp://"})
     if (uri.rfind(scheme, 0) == 0) return true;
-  return uri.rfind("/dev/", 0) == 0;
+  // A device that captures (a camera, a capture card) is live; /dev/stdin or /dev/fd/N fed by
+  // `cat clip.ts |` is a pipe that ends, read whole like a file (it was a camera: frames
+  // dropped, and "gave up after 5 reconnect attempts" at its end).
+  std::error_code ec;
+  return uri.rfind("/dev/", 0) == 0 && !std::filesystem::is_fifo(uri, ec) && !std::filesystem::is_regular_file(uri, ec);
 }
 
 std::vector<std::string> config_keys() {

@@ -192,6 +192,26 @@ TEST(HostileFiles, AFullDiskUnderTraceOrDetectionsNamesItAndKeepsTheReport) {
   }
 }
 
+// `cat clip.ts | vidpipe run --input /dev/stdin`: a pipe that ends, not a camera: every frame
+// is kept (none dropped), and its end is the input's end, not a lost source to reconnect.
+TEST(HostileFiles, StdinFedByAPipeIsReadWholeLikeAFile) {
+  const Place& p = place();
+  const std::string ts = test::make_clip("stdin.ts", 160, 120, 30, "-c:v libx264 -pix_fmt yuv420p -f mpegts");
+  const std::string out = p.dir + "/from-stdin.mp4", report = p.dir + "/stdin.json", log = p.dir + "/stdin.log";
+  const int code = test::run_command("cat " + ts + " | " +
+                                     test::vidpipe_command_line("run --input /dev/stdin --set device=cpu --set "
+                                                                "gpu.inference=false --set sink.path=" + out +
+                                                                " --report " + report) + " >" + log + " 2>&1");
+  const std::string said = test::file_bytes(log);
+  EXPECT_EQ(code, 0) << said;
+  EXPECT_EQ(said.find("reconnect"), std::string::npos) << said;
+  const nlohmann::json j = test::read_json(report);
+  EXPECT_EQ(j.at("frames"), 30) << said;
+  EXPECT_EQ(j.at("frames_dropped"), 0) << said;
+  EXPECT_EQ(test::decode_all(out).frames.size(), 30u);
+  fs::remove(out);
+}
+
 // A run that ends before its first frame leaves its own report, not the last run's:
 // `started: false` with the error, and --json prints the same on stdout.
 TEST(HostileMisleading, ARunThatNeverStartedReplacesTheLastReport) {
