@@ -49,6 +49,6 @@ struct ProbeArgs {
   std::string input;
 };
 
-int probe_command(const ProbeArgs& args);
+int probe_command(const ProbeArgs& args, const std::atomic<bool>* stop);
 
 }  // namespace vidpipe

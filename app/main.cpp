@@ -108,7 +108,7 @@ int main(int argc, char** argv) {
       std::cout << vidpipe::config_reference_markdown();
       return 0;
     }
-    if (*probe) return vidpipe::probe_command(probe_args);
+    if (*probe) return vidpipe::probe_command(probe_args, &stop_requested);
     if (*bench) {
       if (bench_preload > 0) bench_args.overrides.push_back("bench.preload=" + std::to_string(bench_preload));
       if (bench_density) return vidpipe::density_command(bench_args, &stop_requested);

@@ -3,15 +3,21 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "config/config.hpp"
 #include "memory/cuda_raii.hpp"
 #include "memory/frame_layout.hpp"
 #include "source/video_reader.hpp"
 
 namespace vidpipe {
 
-int probe_command(const ProbeArgs& args) {
+int probe_command(const ProbeArgs& args, const std::atomic<bool>* stop) {
   ReaderOptions ro;
   ro.uri = args.input;
+  // A server that accepts and sends nothing must not hold probe: one attempt, within
+  // input.timeout_ms, and Ctrl-C heard while it opens.
+  ro.live = is_live_uri(args.input);
+  ro.input.reconnect.attempts = 0;
+  ro.cancel = stop;
   ro.memory = HostMemory::pageable;
   ro.reader.pool_frames = 1;
   ro.reader.threads = 1;

@@ -190,6 +190,9 @@ void apply_file(Config& c, const std::string& path) {
   std::error_code ignored;
   if (std::filesystem::is_directory(path, ignored))
     throw ConfigError("config file '" + path + "' is a directory; give a YAML file (e.g. config/default.yaml)");
+  // A FIFO with no writer would block the open for ever, a device would never end.
+  if (std::filesystem::exists(path, ignored) && !std::filesystem::is_regular_file(path, ignored))
+    throw ConfigError("config file '" + path + "' is not a regular file (a pipe or a device); give a YAML file");
   std::ifstream in(path);
   if (!in) {
     std::string searched;

@@ -2,6 +2,7 @@
 // (swscale converts and scales in one pass straight from the frame's YUV planes).
 // Keys: q or Esc quits cleanly, s switches sync/async copies, space pauses. All
 // window calls happen on the sink thread: the window is made at the first frame.
+#include <cstdlib>
 #include <opencv2/highgui.hpp>
 #include <opencv2/imgproc.hpp>
 
@@ -135,6 +136,14 @@ class DisplaySink final : public Sink {
 
 }  // namespace
 
-std::unique_ptr<Sink> make_display_sink(const SinkOptions& options) { return std::make_unique<DisplaySink>(options); }
+std::unique_ptr<Sink> make_display_sink(const SinkOptions& options) {
+  // Qt aborts the process (exit 134, no report) when it finds no display server.
+  const char* x11 = std::getenv("DISPLAY");
+  const char* wayland = std::getenv("WAYLAND_DISPLAY");
+  if ((!x11 || !*x11) && (!wayland || !*wayland))
+    throw ConfigError("sink.kind: display needs a display server (DISPLAY and WAYLAND_DISPLAY are not set); "
+                      "use sink.kind encode, stream or null here");
+  return std::make_unique<DisplaySink>(options);
+}
 
 }  // namespace vidpipe

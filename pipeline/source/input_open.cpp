@@ -112,6 +112,10 @@ FifoReadEnd wait_for_fifo_writer(const std::string& path, int timeout_ms, IoDead
 
 }  // namespace
 
+bool is_network_uri(const std::string& uri) {
+  return uri.find("://") != std::string::npos && uri.rfind("file:", 0) != 0;
+}
+
 bool is_named_pipe(const std::string& uri) {
   std::error_code ignored;
   return std::filesystem::is_fifo(uri, ignored);

@@ -43,6 +43,9 @@ class IoDeadline {
 bool is_camera_uri(const std::string& uri);
 // A named pipe: its reads, like a live input's, may wait forever, so they obey input.timeout_ms.
 bool is_named_pipe(const std::string& uri);
+// A URL read over the network (http://, rtsp://, tcp://...; not file:): its open and
+// every read get input.timeout_ms, whether or not it is live.
+bool is_network_uri(const std::string& uri);
 
 // The avdevice options for a camera: input_format, video_size, framerate.
 AvDictionaryPtr camera_options(const CameraOptions& camera);

@@ -76,7 +76,8 @@ VideoReader::VideoReader(const ReaderOptions& options)
     : options_(options), shown_uri_(redacted_uri(options.uri)), packet_(make_packet()) {
   const double opening_from = steady_seconds();
   info_.uri = shown_uri_;
-  timed_reads_ = options.live || is_named_pipe(options.uri);
+  // An http:// file that never answers hung the run: every network read has a deadline.
+  timed_reads_ = options.live || is_named_pipe(options.uri) || is_network_uri(options.uri);
   try {
     input_ = open_input(options.uri, options.input, deadline_, timed_reads_ ? options.timeout_s() : 0);
   } catch (const InputError& e) {

@@ -233,6 +233,57 @@ TEST(HostileMisleading, ARunThatNeverStartedReplacesTheLastReport) {
   fs::remove(out);
 }
 
+// A server that accepts connections and never sends a byte: every open and read of the
+// run and of probe has a deadline (input.timeout_ms), so each ends in time with exit 3.
+TEST(HostileHangs, ASilentServerEndsProbeAndRunInTime) {
+  const Place& p = place();
+  const std::string port_file = p.dir + "/silent.port";
+  fs::remove(port_file);
+  test::Background server("python3 -c \"import socket, time\n"
+                          "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(16)\n"
+                          "open('" + port_file + "', 'w').write(str(s.getsockname()[1]))\n"
+                          "held = []\n"
+                          "while True: held.append(s.accept())\"", p.dir + "/silent.log");
+  ASSERT_TRUE(test::wait_until([&] { return !test::file_bytes(port_file).empty(); }, 10s));
+  const std::string url = "http://127.0.0.1:" + test::file_bytes(port_file) + "/clip.mp4";
+  for (const std::string command : {"probe --input " + url,
+                                    "run --input " + url + " --set device=cpu --set input.timeout_ms=1000 "
+                                    "--set sink.kind=null --set metrics.report="}) {
+    const auto started = std::chrono::steady_clock::now();
+    const auto r = test::vidpipe(command);
+    EXPECT_LT(std::chrono::steady_clock::now() - started, 15s) << command;
+    EXPECT_EQ(r.code, 3) << command << "\n" << r.output;
+    EXPECT_NE(r.output.find("127.0.0.1"), std::string::npos) << r.output;
+  }
+}
+
+// -c naming a FIFO (no writer: the open would block for ever) is refused at once.
+TEST(HostileHangs, AConfigThatIsAPipeIsRefusedAtOnce) {
+  const Place& p = place();
+  const std::string fifo = p.dir + "/config.fifo";
+  fs::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = test::vidpipe("run --config " + fifo + " --input " + p.in);
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 10s);
+  EXPECT_EQ(r.code, 2) << r.output;
+  EXPECT_NE(r.output.find("config file '" + fifo + "' is not a regular file"), std::string::npos) << r.output;
+  fs::remove(fifo);
+}
+
+// sink.kind: display with no display server: one line and exit 2 (Qt aborted: exit 134).
+TEST(HostileCrashes, ADisplayWithNoServerIsOneLine) {
+  const Place& p = place();
+  const std::string log = p.dir + "/nodisplay.log";
+  const int code = test::run_command("env -u DISPLAY -u WAYLAND_DISPLAY " +
+                                     test::vidpipe_command_line("run --input " + p.in + " --set device=cpu "
+                                                                "--set sink.kind=display --set metrics.report=") + " >" + log + " 2>&1");
+  const std::string said = test::file_bytes(log);
+  EXPECT_EQ(code, 2) << said;
+  EXPECT_NE(said.find("sink.kind"), std::string::npos) << said;
+  EXPECT_NE(said.find("display"), std::string::npos) << said;
+}
+
 // A camera's password never reaches the logs, the messages or the report: every retry
 // warning, the final error and the report's uri fields show the user and "***".
 TEST(HostileSecrets, ACameraPasswordIsInNoLineAndNoReport) {
