@@ -80,6 +80,8 @@ void add_run(Families& f, const nlohmann::json& r) {
             number(r, "decode_errors"));
   f.counter("vidpipe_faces_total", "faces found (report: faces)", number(r, "faces"));
   f.gauge("vidpipe_frames_per_second", "frames out per second after the warm-up (report: fps)", number(r, "fps"));
+  f.gauge("vidpipe_recent_frames_per_second", "frames out per second over the last 5 s; 0 when frames stop "
+          "(report: recent_fps)", number(r, "recent_fps"));
   f.gauge("vidpipe_copy_wait_ratio", "host time blocked on copies / wall time (report: copy_wait_share)",
           number(r, "copy_wait_share"));
   f.gauge("vidpipe_compute_wait_ratio", "host time blocked on kernels / wall time (report: compute_wait_share)",

@@ -123,6 +123,14 @@ double RunMetrics::hud_fps() const {
   return live_fps_;
 }
 
+double RunMetrics::recent_fps(double now, double window_s) const {
+  std::lock_guard lock(mutex_);
+  const double from = std::max(0.0, now - window_s);
+  std::int64_t n = 0;
+  for (auto it = frames_.rbegin(); it != frames_.rend() && it->sink_at > from; ++it) ++n;
+  return now > from ? static_cast<double>(n) / (now - from) : 0.0;
+}
+
 Summary RunMetrics::summarise(double end_time, int inputs) const {
   std::lock_guard lock(mutex_);
   Summary s;

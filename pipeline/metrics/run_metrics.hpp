@@ -92,6 +92,10 @@ class RunMetrics {
   // "fps 123.4  copy-wait 12.3%" and "bound by decode" from the last live_line(), for the overlay.
   HudLines hud_text() const;
   double hud_fps() const;
+  // Frames out of the sink per second over the `window_s` before `now`: what a scraper
+  // watching a live run wants, falling to 0 when frames stop (fps is the whole window's).
+  double recent_fps(double now, double window_s = recent_window_s) const;
+  static constexpr double recent_window_s = 5.0;
   // `inputs`: how many inputs there were (per-input figures are sized to it).
   Summary summarise(double end_time, int inputs = 1) const;
   // Chrome/Perfetto trace (Trace Event Format) of the run: see trace.cpp.

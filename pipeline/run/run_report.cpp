@@ -66,6 +66,7 @@ nlohmann::json run_report(const PipelineParts& p, const Summary& s, const Memory
   report["vidpipe_version"] = stamp.program_version;
   report["finished"] = stamp.finished;
   report["interrupted"] = p.stop != nullptr && p.stop->load();
+  report["recent_fps"] = p.metrics->recent_fps(p.now());
   if (p.config.copy.mode == CopyMode::sync) {
     const Prediction prediction = predict_async(s, std::max(2, p.config.copy.streams));
     report["prediction"] = {{"async_fps", prediction.fps}, {"bound", prediction.bound},

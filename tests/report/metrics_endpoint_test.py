@@ -105,6 +105,8 @@ def live_run():
         check(decoded is not None and decoded > 0, f"input {i}'s frames decoded are served ({decoded})")
         fps = series(second, "vidpipe_input_frames_per_second", input=i)
         check(fps is not None and 20 < fps < 40, f"input {i} paced at 30 fps reads so ({fps})")
+    recent = series(second, "vidpipe_recent_frames_per_second")
+    check(recent is not None and 40 < recent < 80, f"the recent rate reads two inputs at 30 fps ({recent})")
     for name in ("vidpipe_copy_wait_ratio", "vidpipe_frames_dropped_total", "vidpipe_input_reconnects_total",
                  "vidpipe_latency_seconds_count", "vidpipe_stage_seconds_sum", "vidpipe_bottleneck"):
         check(series(second, name) is not None, f"{name} is served")

@@ -138,3 +138,26 @@ TEST(Progress, BarCountsAndEta) {
 
 }  // namespace
 }  // namespace vidpipe
+
+namespace vidpipe {
+namespace {
+
+// The live rate is over the last seconds only: 30 frames a second while they come, 0 once
+// they stop, while fps (the whole window's) stays where it was.
+TEST(RecentFps, FollowsTheLastSecondsAndFallsToZeroWhenFramesStop) {
+  RunMetrics m(0);
+  for (int i = 0; i < 300; ++i) {  // 10 s at 30 fps
+    FrameRecord r;
+    r.index = i;
+    r.decoded_at = i / 30.0;
+    r.sink_at = i / 30.0 + 0.01;
+    m.add_frame(r);
+  }
+  EXPECT_NEAR(m.recent_fps(10.0), 30.0, 0.5);
+  EXPECT_NEAR(m.recent_fps(12.5), 75 / 5.0, 0.5) << "half the window has frames";
+  EXPECT_EQ(m.recent_fps(20.0), 0.0);
+  EXPECT_GT(m.summarise(20.0, 1).fps, 25.0) << "the window's fps is not the live rate";
+}
+
+}  // namespace
+}  // namespace vidpipe
