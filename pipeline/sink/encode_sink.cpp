@@ -143,7 +143,14 @@ class EncodeSink final : public Sink {
     if (!ec && existing > started_)
       spdlog::warn("'{}' was written by another run while this one ran; replacing it with this run's", o_.path);
     std::filesystem::rename(temp_path_, o_.path, ec);
-    if (ec) throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
+    if (ec) {
+      // Nothing is under the output's name (its folder deleted mid-run, say): the report
+      // must not count frames that are not on disk.
+      frames_ = 0;
+      std::error_code ignored;
+      std::filesystem::remove(temp_path_, ignored);
+      throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
+    }
     spdlog::info("wrote {} ({} frames, {})", o_.path, frames_.load(), encoder_->codec->name);
   }
 

@@ -212,6 +212,27 @@ TEST(HostileFiles, StdinFedByAPipeIsReadWholeLikeAFile) {
   fs::remove(out);
 }
 
+// The output's folder deleted while the run writes into it: exit 3 naming the file, and the
+// report says 0 frames written, which is what is on disk (it said 90).
+TEST(HostileFiles, AnOutputFolderDeletedMidRunIsNoFramesWritten) {
+  const Place& p = place();
+  const std::string gone = p.dir + "/gone", report = p.dir + "/gone.json", rc = p.dir + "/gone.rc";
+  fs::create_directories(gone);
+  fs::remove(rc);
+  test::Background run(test::vidpipe_command_line("run --input " + p.in + " --set input.loop=true --set "
+                                                  "input.realtime=true --set input.max_frames=60 --set device=cpu "
+                                                  "--set gpu.inference=false --set sink.path=" + gone +
+                                                  "/out.mp4 --report " + report) + "; echo $? > " + rc,
+                       p.dir + "/gone.log");
+  ASSERT_TRUE(test::wait_until([&] { return !fs::is_empty(gone); }, 20s)) << "nothing was written";
+  fs::remove_all(gone);
+  ASSERT_TRUE(test::wait_until([&] { return !test::file_bytes(rc).empty(); }, 30s));
+  EXPECT_EQ(test::file_bytes(rc), "3\n") << test::file_bytes(p.dir + "/gone.log");
+  EXPECT_NE(test::file_bytes(p.dir + "/gone.log").find("cannot "), std::string::npos);
+  EXPECT_EQ(test::read_json(report).at("inputs").at(0).at("frames_written"), 0);
+  fs::remove(report);
+}
+
 // A run that ends before its first frame leaves its own report, not the last run's:
 // `started: false` with the error, and --json prints the same on stdout.
 TEST(HostileMisleading, ARunThatNeverStartedReplacesTheLastReport) {
