@@ -37,6 +37,8 @@ struct OutputContextDeleter {
 };
 using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
 
+constexpr const char* stalled_viewer_us = "5000000";
+
 class EncodeSink final : public Sink {
  public:
   EncodeSink(const SinkOptions& options, bool streaming)
@@ -69,6 +71,9 @@ class EncodeSink final : public Sink {
     AVDictionary* raw_opts = nullptr;
     // Seven TS packets per datagram: what receivers and middleboxes expect.
     if (o.path.rfind("udp://", 0) == 0) av_dict_set(&raw_opts, "pkt_size", "1316", 0);
+    // A TCP viewer that stops reading would block the sink for ever once the socket's buffer
+    // is full: a write that waits this long ends the run instead (exit 3, output error).
+    if (o.path.rfind("tcp://", 0) == 0) av_dict_set(&raw_opts, "rw_timeout", stalled_viewer_us, 0);
     const int opened = avio_open2(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE, nullptr, &raw_opts);
     AvDictionaryPtr unused_options(raw_opts);  // what avio_open2 left over
     AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + temp_path_ + "'");

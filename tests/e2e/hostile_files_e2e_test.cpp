@@ -278,6 +278,29 @@ TEST(HostileHangs, ASilentServerEndsProbeAndRunInTime) {
   }
 }
 
+// A TCP viewer that connects and never reads: once the socket's buffers are full the
+// stream sink's write gives up after its deadline, and the run ends (exit 3) naming it.
+TEST(HostileHangs, AViewerThatStopsReadingEndsTheStreamInTime) {
+  const Place& p = place();
+  const std::string port_file = p.dir + "/viewer.port";
+  fs::remove(port_file);
+  test::Background viewer("python3 -c \"import socket, time\n"
+                          "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
+                          "open('" + port_file + "', 'w').write(str(s.getsockname()[1]))\n"
+                          "c = s.accept(); time.sleep(600)\"", p.dir + "/viewer.log");
+  ASSERT_TRUE(test::wait_until([&] { return !test::file_bytes(port_file).empty(); }, 10s));
+  const std::string noisy = test::make_clip("noisy.mp4", 640, 360, 30,
+                                            "-c:v libx264 -pix_fmt yuv420p -vf noise=alls=60:allf=t -crf 0");
+  const auto started = std::chrono::steady_clock::now();
+  const auto r = test::vidpipe("run --input " + noisy + " --set input.loop=true --set input.max_frames=100000 "
+                               "--set device=cpu --set gpu.inference=false --set sink.kind=stream --set sink.crf=0 "
+                               "--set sink.path=tcp://127.0.0.1:" + test::file_bytes(port_file) +
+                               " --set metrics.report=");
+  EXPECT_LT(std::chrono::steady_clock::now() - started, 60s);
+  EXPECT_EQ(r.code, 3) << r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0);
+  EXPECT_NE(r.output.find("tcp://127.0.0.1:"), std::string::npos);
+}
+
 // -c naming a FIFO (no writer: the open would block for ever) is refused at once.
 TEST(HostileHangs, AConfigThatIsAPipeIsRefusedAtOnce) {
   const Place& p = place();
