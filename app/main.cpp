@@ -9,6 +9,7 @@ extern "C" {
 }
 
 #include <csignal>
+#include <system_error>
 #include <filesystem>
 #include <new>
 #include <iostream>
@@ -141,6 +142,16 @@ int main(int argc, char** argv) {
     return 3;
   } catch (const nlohmann::json::exception& e) {
     std::cerr << "vidpipe: input error: " << e.what() << "\n";
+    return 3;
+  } catch (const std::system_error& e) {
+    // No thread to be had (a memory or process limit: ulimit -v, -u, a container's pids):
+    // out of host resources like bad_alloc, not an unexpected error.
+    if (e.code() != std::errc::resource_unavailable_try_again && e.code() != std::errc::not_enough_memory) {
+      std::cerr << "vidpipe: error: " << e.what() << "\n";
+      return 1;
+    }
+    std::cerr << "vidpipe: input error: out of host resources: cannot start a thread (" << e.what()
+              << "): raise the memory or process limit, or lower the inputs, copy.streams or decoder threads\n";
     return 3;
   } catch (const std::exception& e) {
     std::cerr << "vidpipe: error: " << e.what() << "\n";

@@ -58,7 +58,14 @@ class AsyncDriver {
 
   void run() {
     std::thread completion([this] { guarded([this] { completion_loop(); }); to_sink_.close(); });
-    std::thread sink([this] { guarded([this] { sink_loop(); }); });
+    std::thread sink;
+    try {
+      sink = std::thread([this] { guarded([this] { sink_loop(); }); });
+    } catch (...) {  // no thread to be had (a memory limit): a joinable one left would terminate
+      close_all();
+      completion.join();
+      throw;
+    }
     guarded([this] { submit_loop(); });
     in_flight_.close();
     completion.join();

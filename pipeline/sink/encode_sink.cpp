@@ -106,9 +106,10 @@ class EncodeSink final : public Sink {
     frame->height = encoder_->height;
     frame->pts = output_pts(out.stream_s);
     if (frame->format != encoder_->pix_fmt) frame = converted(*frame);
-    ++frames_;
-    AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), frame.get()),
-                "'" + o_.path + "': encoding frame " + std::to_string(out.index));
+    if (const int sent = avcodec_send_frame(encoder_.get(), frame.get()); sent < 0) {
+      encoder_failed_ = true;
+      throw OutputError(fmt::format("'{}': encoding frame {}: {}", o_.path, out.index, av_error_string(sent)));
+    }
     drain();
     video_end_s_ = std::max(video_end_s_, out.stream_s + 1 / (out_.fps > 0 ? out_.fps : 30.0));
     with_audio([&] { audio_->write_until(out.stream_s); });
@@ -121,8 +122,12 @@ class EncodeSink final : public Sink {
     // kept (and removing it gives the space back on a full disk).
     if (write_failed_) return discard_partial();
     try {
-      AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
-      drain();
+      // An encoder that has failed (out of memory inside x264) is not flushed: that crashed
+      // it. The frames it gave before are kept, finalised; those it held back are lost.
+      if (!encoder_failed_) {
+        AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
+        drain();
+      }
       with_audio([&] { audio_->finish(video_end_s_); });
       AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + temp_path_ + "': cannot finalise");
       AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + temp_path_ + "': cannot close");
@@ -319,7 +324,10 @@ class EncodeSink final : public Sink {
     while (true) {
       const int ret = avcodec_receive_packet(encoder_.get(), packet_.get());
       if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return;
-      AV_CHECK_AS(OutputError, ret, "'" + o_.path + "': encoder error");
+      if (ret < 0) {
+        encoder_failed_ = true;
+        throw OutputError("'" + o_.path + "': encoder error: " + av_error_string(ret));
+      }
       av_packet_rescale_ts(packet_.get(), encoder_->time_base, output_->streams[0]->time_base);
       packet_->stream_index = 0;
       if (const int written = av_interleaved_write_frame(output_.get(), packet_.get()); written < 0) {
@@ -327,6 +335,7 @@ class EncodeSink final : public Sink {
         throw OutputError(fmt::format("'{}': cannot write '{}': {}", o_.path, streaming_ ? o_.path : temp_path_,
                                       av_error_string(written)));
       }
+      ++frames_;  // a frame is written once its packet is in the file, not when it is sent
     }
   }
 
@@ -334,6 +343,7 @@ class EncodeSink final : public Sink {
   SinkOptions out_; // what the frames are: size, rate, colour
   bool streaming_;
   bool in_place_;  // no temporary name: a stream, or a special file
+  bool encoder_failed_ = false;  // a send or receive failed: never flushed
   std::string temp_path_;
   AvOutputPtr output_;
   AvCodecContextPtr encoder_;
@@ -343,7 +353,7 @@ class EncodeSink final : public Sink {
   double video_end_s_ = 0;            // the last frame's end on the input's clock
   std::int64_t last_pts_ = AV_NOPTS_VALUE;
   double pts_offset_s_ = 0;  // added to the input's times once its clock went back
-  std::atomic<std::int64_t> frames_{0};  // read live by the metrics endpoint
+  std::atomic<std::int64_t> frames_{0};  // packets in the file; read live by the metrics endpoint
   bool open_ = false;
   bool write_failed_ = false;  // the file is missing data: finish() removes it
   SwsContextPtr convert_;      // sink.pixel_format, where it is not the result's own

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <system_error>
 #include <thread>
 
 #include "base/clock.hpp"
@@ -44,7 +45,12 @@ std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderO
   };
   const std::size_t threads = std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> openers;
-  for (std::size_t t = 1; t < threads; ++t) openers.emplace_back(open_next);
+  try {
+    for (std::size_t t = 1; t < threads; ++t) openers.emplace_back(open_next);
+  } catch (const std::system_error&) {
+    // No more threads to be had (a memory or process limit): those running and this one
+    // open the rest.
+  }
   open_next();
   for (std::thread& t : openers) t.join();
   for (const std::exception_ptr& error : errors)

@@ -328,6 +328,36 @@ TEST(HostileCrashes, ADisplayWithNoServerIsOneLine) {
   EXPECT_NE(said.find("display"), std::string::npos) << said;
 }
 
+// Under a memory limit (ulimit -v) every run ends cleanly: 0, or 3 with one line (out of
+// host memory or resources, an encoder out of memory), never std::terminate or a SIGSEGV
+// (an encoder flushed after it failed crashed in x264), and no half-written video under
+// its name. Not in the ASan pass: ASan reserves terabytes of address space.
+TEST(MemoryLimits, EveryLimitEndsCleanly) {
+  const Place& p = place();
+  const std::string noisy = test::make_clip("noisy.mp4", 640, 360, 30,
+                                            "-c:v libx264 -pix_fmt yuv420p -vf noise=alls=60:allf=t -crf 0");
+  const std::string out = p.dir + "/limited.mp4", log = p.dir + "/limited.log";
+  int refused = 0;
+  for (int mib = 400; mib <= 800; mib += 50) {
+    fs::remove(out);
+    const int code = test::run_command("bash -c 'ulimit -v " + std::to_string(mib * 1024) + "; " +
+                                       test::vidpipe_command_line("run --input " + noisy + " --set device=cpu "
+                                                                  "--set sink.path=" + out + " --set metrics.report=") +
+                                       "' >" + log + " 2>&1");
+    const std::string said = test::file_bytes(log);
+    if (said.find("error while loading shared libraries") != std::string::npos) continue;  // below the binary itself
+    EXPECT_TRUE(code == 0 || code == 3) << mib << " MiB: exit " << code << "\n" << said;
+    EXPECT_EQ(said.find("terminate"), std::string::npos) << mib << " MiB\n" << said;
+    if (code == 3) {
+      ++refused;
+      EXPECT_NE(said.rfind("vidpipe: "), std::string::npos) << said;
+    }
+    if (fs::exists(out)) EXPECT_GT(test::decode_all(out).frames.size(), 0u) << mib << " MiB: a broken file was left";
+    EXPECT_FALSE(test::temporary_left(out)) << mib << " MiB";
+  }
+  EXPECT_GT(refused, 0) << "no limit was tight enough to test anything";
+}
+
 // A camera's password never reaches the logs, the messages or the report: every retry
 // warning, the final error and the report's uri fields show the user and "***".
 TEST(HostileSecrets, ACameraPasswordIsInNoLineAndNoReport) {
