@@ -1,4 +1,5 @@
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include <iostream>
 
@@ -55,7 +56,11 @@ namespace {
   } catch (const std::exception& e) {
     const bool stopped = dynamic_cast<const StoppedBeforeStart*>(&e) != nullptr;
     const nlohmann::json report = unstarted_report(e.what(), stopped, version_number());
-    if (!config.metrics.report.empty()) write_report(report, config.metrics.report);
+    try {  // the run's own error is the one to tell, not the report's
+      if (!config.metrics.report.empty()) write_report(report, config.metrics.report);
+    } catch (const OutputError& report_error) {
+      spdlog::warn("{}", report_error.what());
+    }
     if (args.json) std::cout << report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     throw;
   }
