@@ -75,8 +75,9 @@ bool same_place(const std::string& a, const std::string& b) {
 
 void refuse_outputs_onto_inputs(const Config& c, bool bench) {
   const std::vector<Output> outputs = outputs_of(c, static_cast<int>(input_uris(c).size()), bench);
+  const std::vector<ReadFile> read = files_read(c);  // lists the model's folder: once, not per output
   for (const Output& o : outputs)
-    for (const ReadFile& r : files_read(c))
+    for (const ReadFile& r : read)
       if (same_file(o.path, r.path))
         throw ConfigError(config_error(c, o.key, "'" + o.path + "' is " + r.what +
                                                      "; writing it would destroy what the run reads: choose another path"));

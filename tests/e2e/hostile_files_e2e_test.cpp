@@ -58,6 +58,39 @@ std::string fill(std::string text) {
   return text;
 }
 
+// A peer on a local port that accepts every connection and never reads or sends a byte:
+// a server that does not answer, or a viewer that stopped reading.
+class SilentPeer {
+ public:
+  explicit SilentPeer(const std::string& base)
+      : port_file_(without_leftover(base + ".port")),
+        peer_("python3 -c \"import socket\n"
+              "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(16)\n"
+              "open('" + port_file_ + ".tmp', 'w').write(str(s.getsockname()[1]))\n"
+              "import os; os.rename('" + port_file_ + ".tmp', '" + port_file_ + "')\n"
+              "held = []\n"
+              "while True: held.append(s.accept())\"",
+              base + ".log") {
+    EXPECT_TRUE(test::wait_until([&] { return !test::file_bytes(port_file_).empty(); }, 10s)) << "no peer";
+  }
+  ~SilentPeer() { fs::remove(port_file_); }
+  static std::string without_leftover(const std::string& path) {
+    fs::remove(path);
+    return path;
+  }
+  std::string port() const { return test::file_bytes(port_file_); }
+
+ private:
+  std::string port_file_;
+  test::Background peer_;
+};
+
+// Frames too big and noisy for a socket's buffers to hide a reader that stopped, or for a
+// tight memory limit to hold.
+std::string noisy_clip() {
+  return test::make_clip("noisy.mp4", 640, 360, 30, "-c:v libx264 -pix_fmt yuv420p -vf noise=alls=60:allf=t -crf 0");
+}
+
 struct Refused {
   const char* name;
   const char* args;     // after `vidpipe run`; the tokens of fill()
@@ -258,15 +291,8 @@ TEST(HostileMisleading, ARunThatNeverStartedReplacesTheLastReport) {
 // run and of probe has a deadline (input.timeout_ms), so each ends in time with exit 3.
 TEST(HostileHangs, ASilentServerEndsProbeAndRunInTime) {
   const Place& p = place();
-  const std::string port_file = p.dir + "/silent.port";
-  fs::remove(port_file);
-  test::Background server("python3 -c \"import socket, time\n"
-                          "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(16)\n"
-                          "open('" + port_file + "', 'w').write(str(s.getsockname()[1]))\n"
-                          "held = []\n"
-                          "while True: held.append(s.accept())\"", p.dir + "/silent.log");
-  ASSERT_TRUE(test::wait_until([&] { return !test::file_bytes(port_file).empty(); }, 10s));
-  const std::string url = "http://127.0.0.1:" + test::file_bytes(port_file) + "/clip.mp4";
+  const SilentPeer server(p.dir + "/silent");
+  const std::string url = "http://127.0.0.1:" + server.port() + "/clip.mp4";
   for (const std::string command : {"probe --input " + url,
                                     "run --input " + url + " --set device=cpu --set input.timeout_ms=1000 "
                                     "--set sink.kind=null --set metrics.report="}) {
@@ -282,19 +308,12 @@ TEST(HostileHangs, ASilentServerEndsProbeAndRunInTime) {
 // stream sink's write gives up after its deadline, and the run ends (exit 3) naming it.
 TEST(HostileHangs, AViewerThatStopsReadingEndsTheStreamInTime) {
   const Place& p = place();
-  const std::string port_file = p.dir + "/viewer.port";
-  fs::remove(port_file);
-  test::Background viewer("python3 -c \"import socket, time\n"
-                          "s = socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1)\n"
-                          "open('" + port_file + "', 'w').write(str(s.getsockname()[1]))\n"
-                          "c = s.accept(); time.sleep(600)\"", p.dir + "/viewer.log");
-  ASSERT_TRUE(test::wait_until([&] { return !test::file_bytes(port_file).empty(); }, 10s));
-  const std::string noisy = test::make_clip("noisy.mp4", 640, 360, 30,
-                                            "-c:v libx264 -pix_fmt yuv420p -vf noise=alls=60:allf=t -crf 0");
+  const SilentPeer viewer(p.dir + "/viewer");
+  const std::string noisy = noisy_clip();
   const auto started = std::chrono::steady_clock::now();
   const auto r = test::vidpipe("run --input " + noisy + " --set input.loop=true --set input.max_frames=100000 "
                                "--set device=cpu --set gpu.inference=false --set sink.kind=stream --set sink.crf=0 "
-                               "--set sink.path=tcp://127.0.0.1:" + test::file_bytes(port_file) +
+                               "--set sink.path=tcp://127.0.0.1:" + viewer.port() +
                                " --set metrics.report=");
   EXPECT_LT(std::chrono::steady_clock::now() - started, 60s);
   EXPECT_EQ(r.code, 3) << r.output.substr(r.output.size() > 2000 ? r.output.size() - 2000 : 0);
@@ -334,8 +353,7 @@ TEST(HostileCrashes, ADisplayWithNoServerIsOneLine) {
 // its name. Not in the ASan pass: ASan reserves terabytes of address space.
 TEST(MemoryLimits, EveryLimitEndsCleanly) {
   const Place& p = place();
-  const std::string noisy = test::make_clip("noisy.mp4", 640, 360, 30,
-                                            "-c:v libx264 -pix_fmt yuv420p -vf noise=alls=60:allf=t -crf 0");
+  const std::string noisy = noisy_clip();
   const std::string out = p.dir + "/limited.mp4", log = p.dir + "/limited.log";
   int refused = 0;
   for (int mib = 400; mib <= 800; mib += 50) {
