@@ -37,7 +37,7 @@ def check(ok, what):
 clip = os.path.join(work, "clip.mp4")
 subprocess.run(["ffmpeg", "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc2=size=192x108:rate=30", "-frames:v", "30",
                 "-pix_fmt", "yuv420p", clip], check=True)
-frames_per_input = 150  # five seconds at the source's rate
+frames_per_input = 300  # ten seconds at the source's rate: room for the hostile clients and two scrapes on a loaded machine
 base = [vidpipe, "run", "--config", os.path.join(source_dir, "config/default.yaml"),
         "--set", f"inputs=[{clip}, {clip}]", "--set", "input.loop=true", "--set", "input.realtime=true",
         "--set", f"input.max_frames={frames_per_input}", "--set", "sink.kind=null", "--set", "gpu.inference=false",
