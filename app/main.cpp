@@ -20,6 +20,7 @@ extern "C" {
 #include "base/errors.hpp"
 #include "tools/trace_chart.hpp"
 #include "cli_errors.hpp"
+#include "memory/av_log_capture.hpp"
 #include "version.hpp"
 
 namespace {
@@ -90,8 +91,10 @@ int main(int argc, char** argv) {
   spdlog::set_default_logger(spdlog::stderr_color_mt("vidpipe"));
   if (quiet) spdlog::set_level(spdlog::level::warn);
   spdlog::set_pattern("[%H:%M:%S.%e] %^%l%$ %v");
-  // FFmpeg's own chatter (x264 stats, codec banners) would bury the pipeline's lines.
+  // FFmpeg's own chatter (x264 stats, codec banners, "[h264 @ 0x..] no frame!") would bury
+  // the pipeline's lines: it goes through vidpipe's log, shown with -v.
   av_log_set_level(verbose ? AV_LOG_INFO : AV_LOG_ERROR);
+  vidpipe::route_ffmpeg_log(verbose);
   // Every signal that ends a process finalises as Ctrl-C does: HUP too (the terminal or the
   // ssh session closing), which killed the run with only a .part left.
   std::signal(SIGINT, on_signal);

@@ -224,13 +224,27 @@ std::string short_rung_notes(const BenchLadder& l) {
 
 }  // namespace
 
+// Whether the ladder's compute stage ran on the CPU twins (no GPU): its figures say "cpu",
+// never "gpu", so a run with no GPU cannot be read as a GPU's.
+bool on_cpu(const BenchLadder& l) {
+  for (const BenchRow& r : l.rows)
+    if (r.ok()) return r.result.device == "cpu";
+  return false;
+}
+
+std::string ladder_title(const BenchLadder& l) {
+  const std::string stage = on_cpu(l) ? "compute stage on the CPU" : "GPU stage";
+  return l.name == "decoded" ? "whole pipeline (decode, " + stage + ", sink)"
+                             : stage + " alone (" + l.name + " frames)";
+}
+
 std::string bench_table(const BenchOutcome& o) {
   std::string t;
   for (const BenchLadder& l : o.ladders) {
     t += l.name + ":\n";
     if (l.limits) t += "limits, measured before the rungs:\n" + l.limits->table();
     t += fmt::format("{:<12} {:<32} {:>8} {:>8} {:>8} {:>9} {:>8} {:>9} {:>8} {:>9}\n", "rung", "mode", "fps", "x naive",
-                     "x above", "copy-wait", "gpu busy", "predicted", "of limit", "bound by");
+                     "x above", "copy-wait", on_cpu(l) ? "cpu busy" : "gpu busy", "predicted", "of limit", "bound by");
     for (const BenchRow& r : l.rows) {
       if (!r.ok()) {
         t += fmt::format("{:<12} {:<32} failed: {}\n", r.rung, r.mode, r.error);
@@ -257,8 +271,7 @@ std::string bench_brief(const BenchOutcome& o) {
     const BenchRow* best = nullptr;
     for (const BenchRow& r : l.rows)
       if (r.ok() && (!best || r.result.summary.fps > best->result.summary.fps)) best = &r;
-    const std::string what = l.name == "decoded" ? "whole pipeline (decode, GPU stage, sink)"
-                                                 : "GPU side alone (" + l.name + " frames)";
+    const std::string what = ladder_title(l);
     if (!naive || !best) {
       t += what + ": no rung ran\n";
       continue;

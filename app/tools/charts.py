@@ -37,8 +37,10 @@ def size_label(n):
     return f"{n} B"
 
 
-def ladder_title(name):
-    return "whole pipeline (decode, GPU stage, sink)" if name == "decoded" else f"GPU side alone ({name} frames)"
+def ladder_title(name, device):
+    # With no GPU the stage is the CPU twins: the chart must not say "GPU" (as bench_table).
+    stage = "compute stage on the CPU" if device == "cpu" else "GPU stage"
+    return f"whole pipeline (decode, {stage}, sink)" if name == "decoded" else f"{stage} alone ({name} frames)"
 
 
 def bench_rows_label(row):
@@ -46,7 +48,7 @@ def bench_rows_label(row):
     return f"{row['rung']}\n{row['mode']}"
 
 
-def draw_ladder(fps_axis, share_axis, ladder, busy_label):
+def draw_ladder(fps_axis, share_axis, ladder, busy_label, device):
     rows = ladder["rows"]
     labels = [bench_rows_label(r) for r in rows]
     ys = list(range(len(rows)))[::-1]  # the first rung on top
@@ -69,7 +71,7 @@ def draw_ladder(fps_axis, share_axis, ladder, busy_label):
     fps_axis.set_yticks(ys, labels, fontsize=8)
     fps_axis.set_xlim(0, top * 1.35)  # room for the value labels right of the longest bar
     fps_axis.set_xlabel("frames per second (higher is better)")
-    fps_axis.set_title(ladder_title(ladder["name"]), loc="left", fontsize=10)
+    fps_axis.set_title(ladder_title(ladder["name"], device), loc="left", fontsize=10)
     fps_axis.grid(axis="x", alpha=0.3)
     share_axis.set_yticks(ys, [""] * len(ys))
     share_axis.set_xlim(0, 100)
@@ -85,7 +87,7 @@ def bench_chart(data, png):
     # On the CPU path the "GPU" stage is the CPU twins: say what the share measures.
     busy_label = "CPU busy" if data.get("device") == "cpu" else "GPU busy"
     for (fps_axis, share_axis), ladder in zip(axes, ladders):
-        draw_ladder(fps_axis, share_axis, ladder, busy_label)
+        draw_ladder(fps_axis, share_axis, ladder, busy_label, data.get("device"))
     legend = [Patch(color=PALETTE[0], label="measured fps (speed-up over naive)"),
               plt.Line2D([], [], marker="D", markerfacecolor="none", color="black", linestyle="", label="predicted fps"),
               Patch(color=PALETTE[3], label="copy-wait share"), Patch(color=PALETTE[2], label=f"{busy_label} share")]

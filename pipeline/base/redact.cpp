@@ -56,4 +56,17 @@ std::string without_secret_parameters(const std::string& uri) {
 
 std::string redacted_uri(std::string_view uri) { return without_secret_parameters(without_password(uri)); }
 
+std::string redacted_text(std::string_view text) {
+  std::string out;
+  std::size_t done = 0;
+  for (std::size_t mark = text.find("://"); mark != std::string_view::npos; mark = text.find("://", done)) {
+    std::size_t start = mark;
+    while (start > done && std::isalpha(static_cast<unsigned char>(text[start - 1]))) --start;
+    const std::size_t end = std::min(text.find_first_of(" \t\n'\"<>", mark), text.size());
+    out.append(text.substr(done, start - done)).append(redacted_uri(text.substr(start, end - start)));
+    done = end;
+  }
+  return out.append(text.substr(done));
+}
+
 }  // namespace vidpipe

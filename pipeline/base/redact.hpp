@@ -13,4 +13,8 @@ namespace vidpipe {
 // Paths and URLs without secrets come back unchanged.
 std::string redacted_uri(std::string_view uri);
 
+// Free text (a library's log line) with every URL in it redacted as above; a URL runs from
+// its scheme to the next space or quote.
+std::string redacted_text(std::string_view text);
+
 }  // namespace vidpipe

@@ -7,6 +7,7 @@
 #include <set>
 #include <fstream>
 
+#include "base/redact.hpp"
 #include "base/edit_distance.hpp"
 #include "base/errors.hpp"
 #include "config/data_files.hpp"
@@ -244,7 +245,7 @@ void check_consistency(const Config& c) {
     throw ConfigError(config_error(c, "sink.path", "must not be empty when sink.kind is encode"));
   if (c.sink.kind == SinkKind::stream && !is_stream_url(c.sink.path))
     throw ConfigError(config_error(c, "sink.path", "sink.kind stream sends MPEG-TS to a udp://host:port or "
-                                                   "tcp://host:port URL, got '" + c.sink.path + "'"));
+                                                   "tcp://host:port URL, got '" + redacted_uri(c.sink.path) + "'"));
 }
 
 // Files the run reads, when not found from the working directory, come from the data folders

@@ -6,6 +6,13 @@
 
 namespace vidpipe {
 
+// Where FFmpeg's own lines go when no capture is active: through vidpipe's log, with every
+// URL in them redacted (FFmpeg names a camera's URL, password and all, in its connection
+// errors) and the "[h264 @ 0x55...]" address left out. vidpipe says in its own words what
+// failed and counts decode errors, so without `verbose` (-v) they are debug lines, hidden;
+// with it, info lines. Call once, before any FFmpeg call.
+void route_ffmpeg_log(bool verbose);
+
 class AvLogCapture {
  public:
   AvLogCapture();

@@ -100,9 +100,27 @@ nlohmann::json memory_json(const MemoryLog& log, const MemorySample& at_end) {
           {"samples", samples}};
 }
 
+std::string to_string(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::running: return "running";
+    case Outcome::completed: return "completed";
+    case Outcome::interrupted: return "interrupted";
+    case Outcome::failed: return "failed";
+    case Outcome::not_started: return "not_started";
+  }
+  return "failed";
+}
+
+void stamp_outcome(nlohmann::json& report, Outcome outcome) {
+  report["outcome"] = to_string(outcome);
+  report["finished"] = outcome == Outcome::completed;
+}
+
 nlohmann::json unstarted_report(const std::string& error, bool interrupted, const std::string& program_version) {
-  return {{"schema_version", report_schema_version}, {"vidpipe_version", program_version}, {"finished", true},
-          {"interrupted", interrupted}, {"started", false}, {"error", error}};
+  nlohmann::json report = {{"schema_version", report_schema_version}, {"vidpipe_version", program_version},
+                           {"interrupted", interrupted}, {"started", false}, {"error", error}};
+  stamp_outcome(report, Outcome::not_started);
+  return report;
 }
 
 void write_report(const nlohmann::json& report, const std::string& path) {

@@ -11,7 +11,14 @@
 namespace vidpipe {
 
 // Raised whenever a key is renamed or removed or changes meaning (docs/REPORT.md).
-constexpr int report_schema_version = 2;
+constexpr int report_schema_version = 3;
+
+// How a run ended, the one word a script acts on (the report's `outcome`; `finished` is
+// true only for `completed`): an interrupted or failed run must not read as a finished one.
+enum class Outcome { running, completed, interrupted, failed, not_started };
+std::string to_string(Outcome outcome);
+// Sets `outcome` and `finished` together so the two never disagree.
+void stamp_outcome(nlohmann::json& report, Outcome outcome);
 
 nlohmann::json make_report(const Config& config, const VideoInfo& input, const std::string& device,
                            const std::string& mode, const Summary& summary, std::int64_t decode_errors);

@@ -96,8 +96,8 @@ std::string RunMetrics::live_line(double now) {
   shape.fps = live_fps_;
   // The HUD is drawn on every frame: made here, once a second, not per frame.
   hud_ = hud_lines(live_fps_, shares.copy_wait, judge_bottleneck(shares, shape).stage);
-  return fmt::format("frames {:>6} | fps {:7.1f} | copy-wait {:5.1f}% | gpu busy {:5.1f}%", added_, live_fps_,
-                     100 * shares.copy_wait, 100 * union_length(gpu, lo, now) / window);
+  return fmt::format("frames {:>6} | fps {:7.1f} | copy-wait {:5.1f}% | {} busy {:5.1f}%", added_, live_fps_,
+                     100 * shares.copy_wait, shape_.on_gpu ? "gpu" : "cpu", 100 * union_length(gpu, lo, now) / window);
 }
 
 HudLines RunMetrics::hud_lines(double fps, double copy_wait, const std::string& bound) {

@@ -124,6 +124,7 @@ RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& 
     } catch (const std::exception& e) {
       result.report["error"] = e.what();
     }
+    stamp_outcome(result.report, Outcome::failed);
   }
   return result;
 }

@@ -64,8 +64,10 @@ nlohmann::json run_report(const PipelineParts& p, const Summary& s, const Memory
   nlohmann::json report = make_report(p.config, p.inputs.front(), p.executor->device_name(), mode_as_run(p), s,
                                       decode_errors);
   report["vidpipe_version"] = stamp.program_version;
-  report["finished"] = stamp.finished;
-  report["interrupted"] = p.stop != nullptr && p.stop->load();
+  const bool interrupted = p.stop != nullptr && p.stop->load();
+  report["interrupted"] = interrupted;
+  // The end of the run (gather) restamps a failed run once its error is known.
+  stamp_outcome(report, !stamp.ended ? Outcome::running : interrupted ? Outcome::interrupted : Outcome::completed);
   report["recent_fps"] = p.metrics->recent_fps(p.now());
   if (p.config.copy.mode == CopyMode::sync) {
     const Prediction prediction = predict_async(s, std::max(2, p.config.copy.streams));

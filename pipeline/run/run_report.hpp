@@ -14,7 +14,7 @@ namespace vidpipe {
 // run has ended.
 struct ReportStamp {
   std::string program_version;
-  bool finished = false;
+  bool ended = false;  // the report written at the end, not the live one
 };
 
 // Every figure but `error`. Safe beside the running pipeline: it reads the metrics under

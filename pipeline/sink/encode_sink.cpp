@@ -23,6 +23,7 @@ extern "C" {
 #include "memory/av_log_capture.hpp"
 #include "memory/av_raii.hpp"
 #include "base/errors.hpp"
+#include "base/redact.hpp"
 #include "sink/audio_copy.hpp"
 #include "sink/sink.hpp"
 
@@ -49,15 +50,18 @@ class EncodeSink final : public Sink {
         // the device itself would go.
         in_place_(streaming_ || is_special_file(o_.path)),
         temp_path_(in_place_ ? o_.path : temporary_path_for(o_.path)),
+        // A stream URL may carry a password or a token: messages show it redacted.
+        shown_path_(redacted_uri(o_.path)),
+        shown_temp_(redacted_uri(temp_path_)),
         packet_(make_packet()) {
     const SinkConfig& o = o_;
     const AVOutputFormat* format =
         streaming_ ? av_guess_format("mpegts", nullptr, nullptr) : av_guess_format(nullptr, o.path.c_str(), nullptr);
     if (!format)
-      throw ConfigError("sink.path: cannot tell the container from the name '" + o.path + "' (use .mp4, .mkv, .ts)");
+      throw ConfigError("sink.path: cannot tell the container from the name '" + shown_path_ + "' (use .mp4, .mkv, .ts)");
     AVFormatContext* raw = nullptr;
     AV_CHECK_AS(OutputError, avformat_alloc_output_context2(&raw, format, nullptr, temp_path_.c_str()),
-                "cannot create output '" + o.path + "'");
+                "cannot create output '" + shown_path_ + "'");
     output_.reset(raw);
     open_encoder();
     AVStream* stream = avformat_new_stream(output_.get(), nullptr);
@@ -66,7 +70,7 @@ class EncodeSink final : public Sink {
     stream->avg_frame_rate = encoder_->framerate;
     stream->sample_aspect_ratio = encoder_->sample_aspect_ratio;
     AV_CHECK_AS(OutputError, avcodec_parameters_from_context(stream->codecpar, encoder_.get()),
-                "'" + o.path + "': encoder parameters");
+                "'" + shown_path_ + "': encoder parameters");
     open_audio(options);
     AVDictionary* raw_opts = nullptr;
     // Seven TS packets per datagram: what receivers and middleboxes expect.
@@ -76,10 +80,10 @@ class EncodeSink final : public Sink {
     if (o.path.rfind("tcp://", 0) == 0) av_dict_set(&raw_opts, "rw_timeout", stalled_viewer_us, 0);
     const int opened = avio_open2(&output_->pb, temp_path_.c_str(), AVIO_FLAG_WRITE, nullptr, &raw_opts);
     AvDictionaryPtr unused_options(raw_opts);  // what avio_open2 left over
-    AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + temp_path_ + "'");
+    AV_CHECK_AS(OutputError, opened, (streaming_ ? "cannot open stream '" : "cannot write output '") + shown_temp_ + "'");
     if (const int header = avformat_write_header(output_.get(), nullptr); header < 0) {
       discard_partial();
-      throw OutputError("'" + o.path + "': cannot write header: " + av_error_string(header));
+      throw OutputError("'" + shown_path_ + "': cannot write header: " + av_error_string(header));
     }
     open_ = true;
   }
@@ -108,7 +112,7 @@ class EncodeSink final : public Sink {
     if (frame->format != encoder_->pix_fmt) frame = converted(*frame);
     if (const int sent = avcodec_send_frame(encoder_.get(), frame.get()); sent < 0) {
       encoder_failed_ = true;
-      throw OutputError(fmt::format("'{}': encoding frame {}: {}", o_.path, out.index, av_error_string(sent)));
+      throw OutputError(fmt::format("'{}': encoding frame {}: {}", shown_path_, out.index, av_error_string(sent)));
     }
     drain();
     video_end_s_ = std::max(video_end_s_, out.stream_s + 1 / (out_.fps > 0 ? out_.fps : 30.0));
@@ -125,12 +129,12 @@ class EncodeSink final : public Sink {
       // An encoder that has failed (out of memory inside x264) is not flushed: that crashed
       // it. The frames it gave before are kept, finalised; those it held back are lost.
       if (!encoder_failed_) {
-        AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + o_.path + "': flushing encoder");
+        AV_CHECK_AS(OutputError, avcodec_send_frame(encoder_.get(), nullptr), "'" + shown_path_ + "': flushing encoder");
         drain();
       }
       with_audio([&] { audio_->finish(video_end_s_); });
-      AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + temp_path_ + "': cannot finalise");
-      AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + temp_path_ + "': cannot close");
+      AV_CHECK_AS(OutputError, av_write_trailer(output_.get()), "'" + shown_temp_ + "': cannot finalise");
+      AV_CHECK_AS(OutputError, avio_closep(&output_->pb), "'" + shown_temp_ + "': cannot close");
     } catch (const OutputError&) {
       discard_partial();
       throw;
@@ -138,11 +142,11 @@ class EncodeSink final : public Sink {
     if (frames_ == 0 && !in_place_) {
       // A file with no frame in it plays nothing: nothing is left under the output's name.
       std::filesystem::remove(temp_path_);
-      spdlog::warn("'{}' not written: no frame reached it", o_.path);
+      spdlog::warn("'{}' not written: no frame reached it", shown_path_);
       return;
     }
     if (in_place_) {
-      spdlog::info("{} {} frames to {} ({})", streaming_ ? "streamed" : "wrote", frames_.load(), o_.path,
+      spdlog::info("{} {} frames to {} ({})", streaming_ ? "streamed" : "wrote", frames_.load(), shown_path_,
                    encoder_->codec->name);
       return;
     }
@@ -151,7 +155,7 @@ class EncodeSink final : public Sink {
     // one to finish says that it replaces what the other left.
     const auto existing = std::filesystem::last_write_time(o_.path, ec);
     if (!ec && existing > started_)
-      spdlog::warn("'{}' was written by another run while this one ran; replacing it with this run's", o_.path);
+      spdlog::warn("'{}' was written by another run while this one ran; replacing it with this run's", shown_path_);
     std::filesystem::rename(temp_path_, o_.path, ec);
     if (ec) {
       // Nothing is under the output's name (its folder deleted mid-run, say): the report
@@ -159,9 +163,9 @@ class EncodeSink final : public Sink {
       frames_ = 0;
       std::error_code ignored;
       std::filesystem::remove(temp_path_, ignored);
-      throw OutputError("cannot rename '" + temp_path_ + "' to '" + o_.path + "': " + ec.message());
+      throw OutputError("cannot rename '" + shown_temp_ + "' to '" + shown_path_ + "': " + ec.message());
     }
-    spdlog::info("wrote {} ({} frames, {})", o_.path, frames_.load(), encoder_->codec->name);
+    spdlog::info("wrote {} ({} frames, {})", shown_path_, frames_.load(), encoder_->codec->name);
   }
 
   std::int64_t frames_written() const override { return frames_; }
@@ -173,7 +177,7 @@ class EncodeSink final : public Sink {
     if (in_place_) return;
     std::error_code ignored;
     std::filesystem::remove(temp_path_, ignored);
-    spdlog::warn("'{}' not written ({} frames lost); its partial file '{}' was removed", o_.path, frames_.load(), temp_path_);
+    spdlog::warn("'{}' not written ({} frames lost); its partial file '{}' was removed", shown_path_, frames_.load(), shown_temp_);
     frames_ = 0;
   }
 
@@ -184,7 +188,7 @@ class EncodeSink final : public Sink {
     const std::string threads = o_.threads > 0 ? fmt::format(", {} threads", o_.threads)
                                                : fmt::format(", threads auto ({} cores)", std::thread::hardware_concurrency());
     return fmt::format("{}{}{}{}, {}x{} -> {}", streaming_ ? "stream mpegts " : "encode ", name, preset, threads,
-                       encoder_->width, encoder_->height, o_.path);
+                       encoder_->width, encoder_->height, shown_path_);
   }
 
  private:
@@ -219,6 +223,11 @@ class EncodeSink final : public Sink {
       av_opt_set_int(encoder_->priv_data, "crf", o_.crf, 0);
       if (streaming_) av_opt_set(encoder_->priv_data, "tune", "zerolatency", 0);
     }
+    // libx265 prints its banner and stats to stderr itself, past FFmpeg's log: it is told
+    // FFmpeg's level (shown with -v only).
+    if (std::string(codec->name) == "libx265")
+      av_opt_set(encoder_->priv_data, "x265-params",
+                 av_log_get_level() >= AV_LOG_INFO ? "log-level=info" : "log-level=error", 0);
     const int ret = avcodec_open2(encoder_.get(), codec, nullptr);
     if (ret < 0) {
       open_error_ = av_error_string(ret);
@@ -248,11 +257,11 @@ class EncodeSink final : public Sink {
     frame->format = encoder_->pix_fmt;
     frame->width = encoder_->width;
     frame->height = encoder_->height;
-    AV_CHECK_AS(OutputError, av_frame_get_buffer(frame.get(), 0), "'" + o_.path + "': frame for sink.pixel_format");
+    AV_CHECK_AS(OutputError, av_frame_get_buffer(frame.get(), 0), "'" + shown_path_ + "': frame for sink.pixel_format");
     convert_.reset(sws_getCachedContext(convert_.release(), result.width, result.height,
                                         static_cast<AVPixelFormat>(result.format), frame->width, frame->height,
                                         encoder_->pix_fmt, SWS_BILINEAR, nullptr, nullptr, nullptr));
-    if (!convert_) throw OutputError("'" + o_.path + "': cannot convert to sink.pixel_format " + o_.pixel_format);
+    if (!convert_) throw OutputError("'" + shown_path_ + "': cannot convert to sink.pixel_format " + o_.pixel_format);
     sws_scale(convert_.get(), result.data, result.linesize, 0, result.height, frame->data, frame->linesize);
     av_frame_copy_props(frame.get(), &result);
     return frame;
@@ -261,9 +270,9 @@ class EncodeSink final : public Sink {
   void open_audio(const SinkOptions& options) {
     if (o_.audio == SinkAudio::none || options.audio_from.empty()) return;
     try {
-      audio_ = AudioCopy::open(options.audio_from, output_.get(), o_.path);
+      audio_ = AudioCopy::open(options.audio_from, output_.get(), shown_path_);
     } catch (const OutputError& e) {
-      throw OutputError("'" + o_.path + "': cannot carry the input's audio (" + e.what() +
+      throw OutputError("'" + shown_path_ + "': cannot carry the input's audio (" + e.what() +
                         "); sink.audio: none writes the video alone");
     }
   }
@@ -275,14 +284,14 @@ class EncodeSink final : public Sink {
     try {
       step();
     } catch (const std::exception& e) {
-      spdlog::error("'{}': the audio stops here, the video goes on: {}", o_.path, e.what());
+      spdlog::error("'{}': the audio stops here, the video goes on: {}", shown_path_, e.what());
       audio_.reset();
     }
   }
 
   void open_encoder() {
     if (out_.layout.width < 2 || out_.layout.height < 2)
-      throw OutputError(fmt::format("'{}': a {}x{} picture is too small to encode (4:2:0 needs at least 2x2)", o_.path,
+      throw OutputError(fmt::format("'{}': a {}x{} picture is too small to encode (4:2:0 needs at least 2x2)", shown_path_,
                                     out_.layout.width, out_.layout.height));
     if (o_.codec == "auto") {
       std::string reason = "this FFmpeg has no h264_nvenc";
@@ -301,7 +310,7 @@ class EncodeSink final : public Sink {
     if (!try_open(codec)) {
       if (!takes(codec, written_format()))
         throw ConfigError("sink.pixel_format: " + o_.codec + " cannot encode " + o_.pixel_format);
-      throw OutputError("'" + o_.path + "': cannot open encoder " + o_.codec + ": " + open_error_);
+      throw OutputError("'" + shown_path_ + "': cannot open encoder " + o_.codec + ": " + open_error_);
     }
   }
 
@@ -326,13 +335,13 @@ class EncodeSink final : public Sink {
       if (ret == AVERROR(EAGAIN) || ret == AVERROR_EOF) return;
       if (ret < 0) {
         encoder_failed_ = true;
-        throw OutputError("'" + o_.path + "': encoder error: " + av_error_string(ret));
+        throw OutputError("'" + shown_path_ + "': encoder error: " + av_error_string(ret));
       }
       av_packet_rescale_ts(packet_.get(), encoder_->time_base, output_->streams[0]->time_base);
       packet_->stream_index = 0;
       if (const int written = av_interleaved_write_frame(output_.get(), packet_.get()); written < 0) {
         write_failed_ = true;
-        throw OutputError(fmt::format("'{}': cannot write '{}': {}", o_.path, streaming_ ? o_.path : temp_path_,
+        throw OutputError(fmt::format("'{}': cannot write '{}': {}", shown_path_, streaming_ ? shown_path_ : shown_temp_,
                                       av_error_string(written)));
       }
       ++frames_;  // a frame is written once its packet is in the file, not when it is sent
@@ -345,6 +354,7 @@ class EncodeSink final : public Sink {
   bool in_place_;  // no temporary name: a stream, or a special file
   bool encoder_failed_ = false;  // a send or receive failed: never flushed
   std::string temp_path_;
+  std::string shown_path_, shown_temp_;  // redacted, for messages
   AvOutputPtr output_;
   AvCodecContextPtr encoder_;
   AvPacketPtr packet_;

@@ -125,7 +125,7 @@ TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
   EXPECT_NE(test::file_bytes(dir + "/err.txt").find(" info "), std::string::npos);
   ASSERT_EQ(test::run_command(base + " --json > " + dir + "/json.txt 2> " + dir + "/json-err.txt"), 0);
   const nlohmann::json report = nlohmann::json::parse(test::file_bytes(dir + "/json.txt"));
-  EXPECT_EQ(report.at("schema_version"), 2);
+  EXPECT_EQ(report.at("schema_version"), 3);
   EXPECT_EQ(report.at("vidpipe_version").get<std::string>().rfind("0.", 0), 0u) << report.at("vidpipe_version");
   EXPECT_EQ(report.at("frames"), 5);
   EXPECT_NE(test::file_bytes(dir + "/json-err.txt").find("fps"), std::string::npos) << "the summary went missing";

@@ -221,6 +221,7 @@ TEST(HostileFiles, AFullDiskUnderTraceOrDetectionsNamesItAndKeepsTheReport) {
     EXPECT_NE(r.output.find("'/dev/full': No space left on device"), std::string::npos) << r.output;
     ASSERT_TRUE(fs::exists(report)) << option << ": the report was lost\n" << r.output;
     EXPECT_NE(test::read_json(report).value("error", "").find("/dev/full"), std::string::npos);
+    EXPECT_EQ(test::read_json(report).value("outcome", ""), "failed");
     EXPECT_TRUE(fs::exists("/dev/full") && !fs::is_regular_file("/dev/full"));
   }
 }
@@ -280,6 +281,8 @@ TEST(HostileMisleading, ARunThatNeverStartedReplacesTheLastReport) {
   EXPECT_EQ(code, 3);
   const nlohmann::json written = test::read_json(report), printed = nlohmann::json::parse(test::file_bytes(out));
   EXPECT_EQ(written.value("started", true), false) << written.dump();
+  EXPECT_EQ(written.value("outcome", ""), "not_started") << written.dump();
+  EXPECT_FALSE(written.value("finished", true)) << written.dump();
   EXPECT_FALSE(written.contains("frames")) << "the last run's figures are still there";
   EXPECT_NE(written.value("error", "").find(missing), std::string::npos);
   EXPECT_EQ(printed, written);

@@ -276,6 +276,10 @@ void interrupt_run(int signal_number) {
   const auto frames = test::decode_all(out).frames.size();
   EXPECT_GT(frames, 0u);
   EXPECT_EQ(frames, j.at("frames").get<std::size_t>()) << "every frame that reached the sink is in the file";
+  // Not to be read as a whole run: the report says how it ended, and the live line does not
+  // claim it was done.
+  EXPECT_EQ(j.at("outcome"), "interrupted");
+  EXPECT_FALSE(j.at("finished").get<bool>());
 }
 
 TEST(ReliabilityE2E, CtrlCFinalisesTheOutput) { interrupt_run(SIGINT); }
@@ -312,6 +316,7 @@ TEST_P(InterruptInsideIo, IsAStopNotAnInputError) {
   ASSERT_TRUE(std::filesystem::exists(report)) << r.output;
   const auto j = read_json(report);
   EXPECT_TRUE(j.at("interrupted").get<bool>());
+  EXPECT_EQ(j.at("outcome"), "interrupted");
   EXPECT_FALSE(j.contains("error")) << j.value("error", "");
   // Stopped before the 300 frames the input would give: the stop, not the end, ended it.
   const auto frames = j.at("frames").get<std::size_t>();
@@ -337,6 +342,8 @@ TEST(ReliabilityE2E, ARunThatRanToItsEndIsNotInterrupted) {
   const auto r = vidpipe("run --input " + clip + " --set sink.kind=null --report " + report);
   ASSERT_EQ(r.code, 0) << r.output;
   EXPECT_FALSE(read_json(report).at("interrupted").get<bool>());
+  EXPECT_EQ(read_json(report).at("outcome"), "completed");
+  EXPECT_TRUE(read_json(report).at("finished").get<bool>());
 }
 
 }  // namespace

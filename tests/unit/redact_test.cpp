@@ -25,5 +25,16 @@ TEST(Redact, PathsAreLeftAlone) {
   EXPECT_EQ(redacted_uri(""), "");
 }
 
+// FFmpeg's own lines name the URL inside a sentence: each URL in it is redacted, the words
+// around it kept.
+TEST(Redact, EveryUrlInALineOfText) {
+  EXPECT_EQ(redacted_text("Connection to tcp://u:pw@127.0.0.1:9?token=abc failed: Connection refused"),
+            "Connection to tcp://u:***@127.0.0.1:9?token=*** failed: Connection refused");
+  EXPECT_EQ(redacted_text("from 'rtsp://a:b@cam/x' and 'rtsp://c:d@cam/y'"), "from 'rtsp://a:***@cam/x' and 'rtsp://c:***@cam/y'");
+  EXPECT_EQ(redacted_text("no url here: a:b@c"), "no url here: a:b@c");
+  EXPECT_EQ(redacted_text("://odd"), "://odd");
+  EXPECT_EQ(redacted_text(""), "");
+}
+
 }  // namespace
 }  // namespace vidpipe
