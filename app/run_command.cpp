@@ -53,6 +53,8 @@ namespace {
 [[noreturn]] void report_unstarted(const Config& config, const RunArgs& args) {
   try {
     throw;
+  } catch (const ConfigError&) {
+    throw;  // a config the run refuses writes nothing (docs/REPORT.md), even one found late
   } catch (const std::exception& e) {
     const bool stopped = dynamic_cast<const StoppedBeforeStart*>(&e) != nullptr;
     const nlohmann::json report = unstarted_report(e.what(), stopped, version_number());

@@ -151,7 +151,7 @@ BenchLadder run_ladder(const std::string& name, const Config& base, const std::a
   const std::vector<Rung> rungs = ladder_rungs(base, notes);
   try {
     spdlog::info("bench: measuring the limits of the {} ladder", name);
-    ladder.limits = measure_limits(base, base.input.preload == 0, async_shapes(rungs));
+    ladder.limits = measure_limits(base, base.input.preload == 0, async_shapes(rungs), stop);
   } catch (const std::exception& e) {
     notes.push_back(fmt::format("{}: limits not measured: {}", name, e.what()));
   }
@@ -186,7 +186,9 @@ BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
               {"device", any && any->ok() ? any->result.device : ""},
               {"rows", ladders.front().at("rows")},
               {"ladders", ladders},
-              {"notes", out.notes}};
+              {"notes", out.notes},
+              // A ladder cut short by Ctrl-C is not to be read as a whole one.
+              {"interrupted", stop != nullptr && stop->load()}};
   return out;
 }
 

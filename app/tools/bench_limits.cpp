@@ -33,8 +33,10 @@ ReaderOptions reader_options(const Config& c, HostMemory memory, int preload) {
 
 // Frames a second the reader delivers with nothing behind it: what a decode-bound rung
 // can reach at best (ffmpeg -f null would measure the same decoder, minus our pool).
-void measure_decoder(const Config& c, HostMemory memory, BenchLimits& l) {
-  VideoReader reader(reader_options(c, memory, 0));
+void measure_decoder(const Config& c, HostMemory memory, BenchLimits& l, const std::atomic<bool>* stop) {
+  ReaderOptions ro = reader_options(c, memory, 0);
+  ro.cancel = stop;
+  VideoReader reader(ro);
   l.decoder_threads = reader.info().decoder_threads;
   l.decoder = fmt::format("{} ({})", reader.info().codec, reader.info().decoder);
   // As many frames as a rung decodes (a short clip looped as the rungs loop it), so start-up
@@ -42,7 +44,7 @@ void measure_decoder(const Config& c, HostMemory memory, BenchLimits& l) {
   const std::int64_t limit = c.input.max_frames > 0 ? c.input.max_frames : 600;
   std::int64_t frames = 0;
   double first = 0;
-  while (frames < limit) {
+  while (frames < limit && !(stop && stop->load())) {
     std::optional<DecodedFrame> f = reader.next();
     if (!f) break;
     if (frames++ == 0) first = steady_seconds();  // from the first frame: no open, no probe
@@ -116,11 +118,12 @@ double stage_alone_fps(const Config& c, bool on_gpu, const VideoReader& reader,
 
 }  // namespace
 
-BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std::pair<int, int>>& rungs) {
+BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std::pair<int, int>>& rungs,
+                           const std::atomic<bool>* stop) {
   BenchLimits l;
   l.on_gpu = c.device != DeviceChoice::cpu && cuda::device_count() > c.gpu.device;
   const HostMemory memory = l.on_gpu ? HostMemory::pinned : HostMemory::pageable;
-  if (decoded) measure_decoder(c, memory, l);
+  if (decoded) measure_decoder(c, memory, l, stop);
   int max_batch = 1;
   for (const auto& [streams, batch] : rungs) max_batch = std::max(max_batch, batch);
   VideoReader reader(reader_options(c, memory, max_batch));

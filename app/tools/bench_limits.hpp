@@ -4,6 +4,7 @@
 // the GPU stage alone (the run's kernels and detector on frames already on the device, for
 // each stream count and batch of the ladder). The forecast of each async rung comes from them.
 #pragma once
+#include <atomic>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -42,6 +43,8 @@ struct BenchLimits {
 };
 
 // `decoded`: measure the decoder too. `rungs`: the (streams, batch) pairs to time the stage at.
-BenchLimits measure_limits(const Config& config, bool decoded, const std::vector<std::pair<int, int>>& rungs);
+// `stop` (Ctrl-C) cuts the decoder's measurement short: it may run as long as a rung does.
+BenchLimits measure_limits(const Config& config, bool decoded, const std::vector<std::pair<int, int>>& rungs,
+                           const std::atomic<bool>* stop);
 
 }  // namespace vidpipe

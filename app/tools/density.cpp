@@ -156,7 +156,7 @@ DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop) {
   for (const DensityStep& s : out.steps) steps.push_back(step_json(s));
   out.json = {{"kind", "density"},  {"input", out.input},           {"device", out.device},
               {"decoder", out.decoder}, {"latency_limit_ms", out.latency_ms}, {"held_inputs", out.held},
-              {"steps", steps}};
+              {"steps", steps}, {"interrupted", stop != nullptr && stop->load()}};
   return out;
 }
 

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,13 +16,14 @@ namespace {
 
 nlohmann::json read_trace(const std::string& path) {
   std::ifstream in(path);
-  if (!in) throw ConfigError("--trace: cannot read '" + path + "'");
+  // A file that cannot be read is an input error (exit 3), as in run and probe.
+  if (!in) throw InputError("--trace: cannot read '" + path + "'");
   try {
     nlohmann::json j = nlohmann::json::parse(in);
     if (j.is_object() && j.contains("traceEvents") && j.at("traceEvents").is_array()) return j;
   } catch (const nlohmann::json::parse_error&) {
   }
-  throw ConfigError("--trace: '" + path + "' is not a trace written by vidpipe --trace");
+  throw InputError("--trace: '" + path + "' is not a trace written by vidpipe --trace");
 }
 
 struct Span {
@@ -88,6 +90,11 @@ nlohmann::json trace_window(const std::string& trace_json, double start_s, doubl
 }
 
 int trace_png_command(const std::string& trace_json, const std::string& png, double start_s, double window_ms) {
+  // The chart over the trace it is drawn from (or any file the command reads) would lose it.
+  std::error_code ec;
+  if (std::filesystem::equivalent(trace_json, png, ec))
+    throw ConfigError("--png: '" + png + "' is the trace '" + trace_json + "'; writing it would destroy what the "
+                      "command reads: choose another path");
   const nlohmann::json window = trace_window(trace_json, start_s, window_ms);
   std::cout << fmt::format("{}: {:g} ms from {:.3f} s after the first span\n{:<28} {:>9} {:>7} {:>6}\n",
                            trace_json, window_ms, start_s, "track", "busy ms", "busy", "spans");

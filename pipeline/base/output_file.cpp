@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -40,8 +42,29 @@ std::string temporary_path_for(const std::string& path) {
   return (p.parent_path() / (name.substr(0, name_max - suffix.size() - hash.size()) + hash + suffix)).string();
 }
 
+void wait_for_fifo_reader(const std::string& path, const std::string& what) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(fifo_reader_wait_s);
+  while (true) {
+    // O_NONBLOCK: the open fails with ENXIO instead of blocking while no reader is there.
+    const int probe = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (probe >= 0) {
+      ::close(probe);
+      return;
+    }
+    if (errno != ENXIO || std::chrono::steady_clock::now() > deadline)
+      throw OutputError(fmt::format("cannot write {} '{}': {}", what, path,
+                                    errno == ENXIO ? fmt::format("it is a named pipe and nothing read it within {:.0f} s",
+                                                                 fifo_reader_wait_s)
+                                                   : std::strerror(errno)));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+}
+
 OutputFile::OutputFile(std::string path, std::string what)
     : path_(std::move(path)), what_(std::move(what)), in_place_(is_special_file(path_)) {
+  if (in_place_) wait_for_fifo_reader(path_, what_);
   temp_ = in_place_ ? path_ : temporary_path_for(path_);
   fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) fail(errno);

@@ -15,6 +15,13 @@ std::string temporary_path_for(const std::string& path);
 // True for a path that exists and is neither a regular file nor a folder (a FIFO, a device).
 bool is_special_file(const std::string& path);
 
+// A named pipe opened for writing blocks until something reads it; with nothing there the
+// run would hang at its end (the report) or its start (the video). Waits up to
+// `fifo_reader_wait_s` for a reader, then throws OutputError naming the pipe. Does
+// nothing for anything that is not a FIFO.
+constexpr double fifo_reader_wait_s = 10.0;
+void wait_for_fifo_reader(const std::string& path, const std::string& what);
+
 class OutputFile {
  public:
   // `what` names the output in errors, e.g. "report" or "metrics.detections".

@@ -21,8 +21,9 @@ bool secret_parameter(std::string_view name) {
 // scheme://user:password@host...: the password goes, the user stays (it says which account).
 std::string without_password(std::string_view uri) {
   const std::size_t scheme_end = uri.find("://");
-  if (scheme_end == std::string_view::npos) return std::string(uri);
-  const std::size_t authority = scheme_end + 3;
+  // user:password@host with the scheme forgotten: still a password to hide.
+  const std::size_t authority = scheme_end == std::string_view::npos ? 0 : scheme_end + 3;
+  if (authority == 0 && uri.find('/') < uri.find('@')) return std::string(uri);
   const std::size_t authority_end = std::min(uri.find_first_of("/?#", authority), uri.size());
   const std::size_t at = uri.rfind('@', authority_end == 0 ? 0 : authority_end - 1);
   if (at == std::string_view::npos || at < authority) return std::string(uri);

@@ -1,5 +1,7 @@
 #include "config/config.hpp"
 
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -167,11 +169,15 @@ std::vector<std::string> input_uris(const Config& c) {
 bool is_live_uri(const std::string& uri) {
   for (const char* scheme : {"udp://", "tcp://", "rtp://", "rtsp://", "rtsps://", "srt://", "rtmp://"})
     if (uri.rfind(scheme, 0) == 0) return true;
-  // A device that captures (a camera, a capture card) is live; /dev/stdin or /dev/fd/N fed by
-  // `cat clip.ts |` is a pipe that ends, read whole like a file (it was a camera: frames
-  // dropped, and "gave up after 5 reconnect attempts" at its end).
-  std::error_code ec;
-  return uri.rfind("/dev/", 0) == 0 && !std::filesystem::is_fifo(uri, ec) && !std::filesystem::is_regular_file(uri, ec);
+  // A device that captures (a V4L2 camera or capture card) is live; /dev/stdin or /dev/fd/N
+  // fed by `cat clip.ts |` is a pipe that ends, read whole like a file (it was a camera:
+  // frames dropped, and "gave up after 5 reconnect attempts" at its end); any other device
+  // (/dev/zero, a terminal) is no camera either, and was retried for 16 s as one.
+  if (uri.rfind("/dev/video", 0) == 0) return true;
+  struct stat st {};
+  constexpr unsigned video4linux_major = 81;
+  return uri.rfind("/dev/", 0) == 0 && ::stat(uri.c_str(), &st) == 0 && S_ISCHR(st.st_mode) &&
+         major(st.st_rdev) == video4linux_major;
 }
 
 std::vector<std::string> config_keys() {

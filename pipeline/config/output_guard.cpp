@@ -49,7 +49,8 @@ std::vector<ReadFile> files_read(const Config& c) {
     if (const std::string path = local_path_of(uri); !path.empty()) read.push_back({"the input '" + uri + "'", path});
   if (!c.file.empty()) read.push_back({"the config file", c.file});
   std::error_code ec;
-  if (c.gpu.inference && fs::is_directory(c.gpu.model, ec))
+  // With inference off too: the model is the user's file to keep whether or not this run reads it.
+  if (fs::is_directory(c.gpu.model, ec))
     for (const auto& entry : fs::directory_iterator(c.gpu.model, ec))
       if (entry.is_regular_file(ec)) read.push_back({"a file of the model (gpu.model)", entry.path().string()});
   return read;

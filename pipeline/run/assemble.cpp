@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <mutex>
 
 #include "base/errors.hpp"
 #include "device/face_model.hpp"
@@ -32,7 +33,9 @@ bool resolve_gpu(const Config& c) {
     throw ConfigError(config_error(c, "device", gpus == 0 ? "no CUDA device found" :
                                    "gpu.device " + std::to_string(c.gpu.device) + " does not exist"));
   // A warning, not news: -q must not hide that every "GPU" figure of this run is the CPU's.
-  spdlog::warn("no CUDA device found: running the GPU stage on the CPU (device: cpu)");
+  // Once a process: bench assembles a pipeline per rung.
+  static std::once_flag warned;
+  std::call_once(warned, [] { spdlog::warn("no CUDA device found: running the GPU stage on the CPU (device: cpu)"); });
   return false;
 }
 

@@ -23,6 +23,7 @@ extern "C" {
 #include "memory/av_log_capture.hpp"
 #include "memory/av_raii.hpp"
 #include "base/errors.hpp"
+#include "base/output_file.hpp"
 #include "base/redact.hpp"
 #include "sink/audio_copy.hpp"
 #include "sink/sink.hpp"
@@ -39,6 +40,8 @@ struct OutputContextDeleter {
 using AvOutputPtr = std::unique_ptr<AVFormatContext, OutputContextDeleter>;
 
 constexpr const char* stalled_viewer_us = "5000000";
+// Two frames further apart than this are a broken clock, not a pause in the video.
+constexpr double clock_break_s = 60;
 
 class EncodeSink final : public Sink {
  public:
@@ -55,6 +58,7 @@ class EncodeSink final : public Sink {
         shown_temp_(redacted_uri(temp_path_)),
         packet_(make_packet()) {
     const SinkConfig& o = o_;
+    if (!streaming_) wait_for_fifo_reader(o.path, "output");
     const AVOutputFormat* format =
         streaming_ ? av_guess_format("mpegts", nullptr, nullptr) : av_guess_format(nullptr, o.path.c_str(), nullptr);
     if (!format)
@@ -316,10 +320,13 @@ class EncodeSink final : public Sink {
 
   // The input frame's own time, so variable frame rates and dropped frames stay as they
   // were. Where the input's clock goes back (a loop starts again, a live source
-  // reconnects) the output carries on one frame after the last instead.
+  // reconnects) the output carries on one frame after the last instead; so it does where
+  // the clock leaps forward past any real gap (a damaged timestamp: a bit flip made one
+  // 35,793 s, which the MP4 muxer then refused, losing the whole file).
   std::int64_t output_pts(double stream_s) {
     std::int64_t pts = std::llround((stream_s + pts_offset_s_) / av_q2d(encoder_->time_base));
-    if (last_pts_ != AV_NOPTS_VALUE && pts <= last_pts_) {
+    const double leap_s = last_pts_ == AV_NOPTS_VALUE ? 0 : (pts - last_pts_) * av_q2d(encoder_->time_base);
+    if (last_pts_ != AV_NOPTS_VALUE && (pts <= last_pts_ || leap_s > clock_break_s)) {
       const std::int64_t frame_ticks = std::max<std::int64_t>(1, std::llround(1 / (out_.fps > 0 ? out_.fps : 30.0) /
                                                                               av_q2d(encoder_->time_base)));
       const std::int64_t resumed = last_pts_ + frame_ticks;

@@ -25,6 +25,11 @@ TEST(Redact, PathsAreLeftAlone) {
   EXPECT_EQ(redacted_uri(""), "");
 }
 
+TEST(Redact, APasswordWithTheSchemeForgotten) {
+  EXPECT_EQ(redacted_uri("viewer:pa55@host:9000"), "viewer:***@host:9000");
+  EXPECT_EQ(redacted_uri("dir/me:x@home.mp4"), "dir/me:x@home.mp4");
+}
+
 // FFmpeg's own lines name the URL inside a sentence: each URL in it is redacted, the words
 // around it kept.
 TEST(Redact, EveryUrlInALineOfText) {
