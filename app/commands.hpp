@@ -15,7 +15,7 @@ struct RunArgs {
   std::optional<std::string> report;  // given, even as '' (which turns the report off)
   std::optional<std::string> trace;
   std::optional<std::string> detections;
-  bool json = false;  // the report on stdout instead of the summary (run only)
+  bool json = false;  // the command's result on stdout (run: the report; bench: bench.json's object)
 };
 
 // `report`: whether the command takes --report and --detections (bench writes bench.json,
@@ -38,7 +38,8 @@ struct CopyBenchArgs {
   std::vector<int> streams{1, 2, 3, 4, 5, 6, 7, 8};
   int repeats = 5;
   bool cpu = false;
-  std::string json = "copybench.json";
+  bool json = false;  // the result on stdout instead of the table (which goes to stderr)
+  std::string out = "copybench.json";
   std::string chart = "copybench.png";
 };
 
@@ -47,6 +48,7 @@ int copybench_command(const CopyBenchArgs& args);
 
 struct ProbeArgs {
   std::string input;
+  bool json = false;  // what probe found as JSON on stdout
 };
 
 int probe_command(const ProbeArgs& args, const std::atomic<bool>* stop);

@@ -1,3 +1,4 @@
+#include <chrono>
 #include <iostream>
 
 #include "commands.hpp"
@@ -6,6 +7,7 @@
 #include "memory/cuda_raii.hpp"
 #include "base/errors.hpp"
 #include "metrics/report.hpp"
+#include "version.hpp"
 
 namespace vidpipe {
 
@@ -32,7 +34,8 @@ void add_copybench_options(CLI::App& cmd, CopyBenchArgs& args) {
   cmd.add_option("--streams", args.streams, "Stream counts to try")->capture_default_str();
   cmd.add_option("--repeats", args.repeats, "Timed copies per point (median)")->capture_default_str()->check(CLI::Range(1, 1000));
   cmd.add_flag("--cpu", args.cpu, "Measure memcpy instead of CUDA copies (automatic without a GPU)");
-  cmd.add_option("--json", args.json, "JSON output")->capture_default_str();
+  cmd.add_option("-o,--out", args.out, "JSON file to write (empty: none)")->capture_default_str();
+  cmd.add_flag("--json", args.json, "Print the JSON on stdout instead of the table (the table goes to stderr)");
   cmd.add_option("--chart", args.chart, "PNG plot (empty: none)")->capture_default_str();
 }
 
@@ -44,13 +47,18 @@ int copybench_command(const CopyBenchArgs& args) {
     if (s < 1 || s > 32) throw ConfigError("--streams: every count must be between 1 and 32, got " + std::to_string(s));
   o.repeats = args.repeats;
   o.cpu = args.cpu || cuda::device_count() == 0;
+  const auto started = std::chrono::system_clock::now();
   const CopyBenchResult r = run_copybench(o);
-  std::cout << copybench_table(r);
-  if (!args.json.empty()) {
-    write_report(r.json(), args.json);
-    std::cout << "json: " << args.json << "\n";
+  nlohmann::json result = r.json();
+  result["environment"] = run_environment(started);
+  std::ostream& table = args.json ? std::cerr : std::cout;
+  table << copybench_table(r);
+  if (!args.out.empty()) {
+    write_report(result, args.out);
+    table << "json: " << args.out << "\n";
   }
-  if (!args.chart.empty()) render_chart("copybench", r.json(), args.chart, args.json);
+  if (!args.chart.empty()) render_chart("copybench", result, args.chart, args.out);
+  if (args.json) std::cout << result.dump(2) << "\n";
   return 0;
 }
 

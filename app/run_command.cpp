@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <iostream>
 
 #include "commands.hpp"
@@ -16,7 +17,8 @@ namespace vidpipe {
 void add_run_options(CLI::App& cmd, RunArgs& args, bool report) {
   cmd.add_option("-c,--config", args.config_path, "YAML config file")->capture_default_str();
   cmd.add_option("--set", args.overrides, "Override a config key, e.g. --set copy.streams=4 (repeatable)");
-  cmd.add_option("-i,--input", args.input, "Shorthand for --set input.uri=...");
+  // Positional as well, as ffmpeg's users type it: `vidpipe run clip.mp4`.
+  cmd.add_option("input,-i,--input", args.input, "The input (shorthand for --set input.uri=...)");
   // Callbacks rather than plain strings: `--report ''` must turn the report off, which an
   // empty string could not tell apart from the option not being given.
   if (report)
@@ -50,14 +52,16 @@ Config load_checked_config(const RunArgs& args, bool bench) {
 namespace {
 
 // A run that ended before its first frame still leaves its report (and --json's), saying so.
-[[noreturn]] void report_unstarted(const Config& config, const RunArgs& args) {
+[[noreturn]] void report_unstarted(const Config& config, const RunArgs& args,
+                                   std::chrono::system_clock::time_point started) {
   try {
     throw;
   } catch (const ConfigError&) {
     throw;  // a config the run refuses writes nothing (docs/REPORT.md), even one found late
   } catch (const std::exception& e) {
     const bool stopped = dynamic_cast<const StoppedBeforeStart*>(&e) != nullptr;
-    const nlohmann::json report = unstarted_report(e.what(), stopped, version_number());
+    nlohmann::json report = unstarted_report(e.what(), stopped, version_number());
+    report["environment"] = run_environment(started);
     try {  // the run's own error is the one to tell, not the report's
       if (!config.metrics.report.empty()) write_report(report, config.metrics.report);
     } catch (const OutputError& report_error) {
@@ -71,13 +75,14 @@ namespace {
 }  // namespace
 
 int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
+  const auto started = std::chrono::system_clock::now();
   const Config config = load_checked_config(args, false);
   const RunResult result = [&] {
     try {
       check_inputs_exist(config);
       return run_pipeline(config, stop, version_number());
     } catch (...) {
-      report_unstarted(config, args);
+      report_unstarted(config, args, started);
     }
   }();
   // stdout holds the summary, or with --json the report alone (for scripts); logs are on stderr.
@@ -90,7 +95,8 @@ int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   if (result.prediction.fps > 0)
     summary << fmt::format("  async x{} should reach ~{:.0f} fps, bound by {} (from this run's stage times)\n",
                            result.prediction.streams, result.prediction.fps, result.prediction.bound);
-  const nlohmann::json& report = result.report;
+  nlohmann::json report = result.report;
+  report["environment"] = run_environment(started);
   if (!config.metrics.report.empty()) {
     write_report(report, config.metrics.report);
     summary << "  report: " << config.metrics.report << "\n";

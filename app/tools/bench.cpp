@@ -182,7 +182,9 @@ BenchOutcome run_bench(const Config& base, const std::atomic<bool>* stop) {
     ladders.push_back({{"name", l.name}, {"rows", rows}, {"limits", l.limits ? l.limits->json() : nlohmann::json()}});
   }
   const BenchRow* any = out.ladders.front().rows.empty() ? nullptr : &out.ladders.front().rows.front();
-  out.json = {{"input", base.input.uri},
+  out.json = {{"schema_version", bench_schema_version},
+              {"kind", "ladder"},
+              {"input", base.input.uri},
               {"device", any && any->ok() ? any->result.device : ""},
               {"rows", ladders.front().at("rows")},
               {"ladders", ladders},

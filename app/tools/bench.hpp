@@ -34,6 +34,10 @@ struct BenchLadder {
   std::optional<BenchLimits> limits;  // measured before the rungs; absent if that failed
 };
 
+// bench.json's layout, the ladder's and bench --density's (docs/bench.schema.json); raised
+// when a key is renamed or removed.
+inline constexpr int bench_schema_version = 1;
+
 struct BenchOutcome {
   std::vector<BenchLadder> ladders;
   std::vector<std::string> notes;  // rungs left out, and why

@@ -27,6 +27,12 @@ except ImportError:
 DPI = 110
 # One colour per thing drawn, the same in every chart (matplotlib's default cycle).
 PALETTE = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+# Each span kind of a trace keeps its colour in every window and every run, so two charts
+# compare at a glance; listed in the frame's order through the pipeline.
+SPAN_COLOURS = {"decode": PALETTE[0], "H2D": PALETTE[1], "preprocess": PALETTE[2], "inference": PALETTE[3],
+                "overlay": PALETTE[4], "D2H": PALETTE[5], "sink": PALETTE[6], "copy wait": PALETTE[7],
+                "compute wait": PALETTE[8]}
+OTHER_SPAN_COLOUR = PALETTE[9]
 
 
 def size_label(n):
@@ -62,9 +68,13 @@ def draw_ladder(fps_axis, share_axis, ladder, busy_label, device):
         predicted = r.get("predicted_fps", 0)
         if predicted > 0:
             fps_axis.plot(predicted, y, marker="D", markerfacecolor="none", color="black", markersize=7)
-        # Right of the bar and of the prediction's marker, so neither covers the value.
-        fps_axis.text(max(r["fps"], predicted) + top * 0.025, y, f"{r['fps']:.1f} ({r['speedup']:.2f}x)", va="center",
-                      fontsize=8)
+        label = f"{r['fps']:.1f} ({r['speedup']:.2f}x)"
+        if r["fps"] >= 0.3 * top and not (0 < predicted < 0.3 * top):
+            # On its bar, from the bar's start: the prediction's marker sits near the bar's end.
+            fps_axis.text(top * 0.01, y, label, va="center", ha="left", fontsize=8, color="white", fontweight="bold")
+        else:
+            # A short bar: right of it and of the prediction's marker, so neither covers it.
+            fps_axis.text(max(r["fps"], predicted) + top * 0.025, y, label, va="center", fontsize=8)
         share_axis.barh(y + 0.16, 100 * r["copy_wait_share"], height=0.3, color=PALETTE[3])
         share_axis.barh(y - 0.16, 100 * r["gpu_busy_share"], height=0.3, color=PALETTE[2])
         share_axis.text(101, y, r.get("bottleneck", ""), va="center", fontsize=8)
@@ -104,11 +114,11 @@ def copybench_chart(data, png):
     for i, (memory, direction) in enumerate(series):
         colour = PALETTE[i % len(PALETTE)]
         mine = [r for r in data["rows"] if r["memory"] == memory and r["direction"] == direction]
-        sync = sorted((r["bytes"], r["gbps"]) for r in mine if r["method"] == "sync")
+        sync = sorted((r["bytes"], r["GB_per_s"]) for r in mine if r["method"] == "sync")
         best = {}
         for r in mine:
             if r["method"] != "sync":
-                best[r["bytes"]] = max(best.get(r["bytes"], 0), r["gbps"])
+                best[r["bytes"]] = max(best.get(r["bytes"], 0), r["GB_per_s"])
         if sync:
             axis.plot(*zip(*sync), color=colour, marker="o", label=f"{memory} {direction}: one copy at a time")
         if best:
@@ -117,11 +127,12 @@ def copybench_chart(data, png):
     axis.set_xscale("log", base=2)
     axis.set_xticks(sizes, [size_label(s) for s in sizes], rotation=30, ha="right")
     axis.minorticks_off()
-    axis.set_xlabel("bytes per copy (the sizes measured)")
+    axis.set_xlabel("bytes per copy (the sizes measured; KiB = 1,024 bytes)")
     axis.set_ylabel("GB/s (10^9 bytes per second)")
     axis.set_ylim(bottom=0)
     axis.grid(alpha=0.3)
-    axis.legend(fontsize=8, loc="upper left")
+    # Below the axes, clear of the curves wherever they run.
+    axis.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=2, frameon=False)
     engines = data.get("copy_engines", 0)
     axis.set_title(f"copybench on {data.get('device', '')}" + (f": {engines} copy engines" if engines else ""))
     fig.tight_layout()
@@ -130,11 +141,12 @@ def copybench_chart(data, png):
 
 def trace_chart(data, png):
     tracks = data["tracks"]
-    names = sorted({span[2] for t in tracks for span in t["spans"]})
-    legend_rows = math.ceil(len(names) / 8)
+    present = {span[2] for t in tracks for span in t["spans"]}
+    names = [n for n in SPAN_COLOURS if n in present] + sorted(present - SPAN_COLOURS.keys())
+    legend_rows = max(1, math.ceil(len(names) / 8))
     height = 1.3 + 0.38 * len(tracks) + 0.3 * legend_rows
     fig, axis = plt.subplots(figsize=(14, height))
-    colour = {n: PALETTE[i % len(PALETTE)] for i, n in enumerate(names)}
+    colour = {n: SPAN_COLOURS.get(n, OTHER_SPAN_COLOUR) for n in names}
     for row, track in enumerate(tracks):
         y = len(tracks) - 1 - row
         by_name = {}

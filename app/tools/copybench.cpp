@@ -87,7 +87,8 @@ const CopyMeasurement* find(const std::vector<CopyMeasurement>& rows, const std:
 }
 
 std::string size_text(std::size_t b) {
-  return b >= (1u << 20) ? fmt::format("{} MB", b >> 20) : fmt::format("{} KB", b >> 10);
+  // Binary units, as the sizes are (64K is 65,536 bytes) and as the chart's axis says.
+  return b >= (1u << 20) ? fmt::format("{} MiB", b >> 20) : fmt::format("{} KiB", b >> 10);
 }
 
 std::vector<RuleVerdict> judge(const CopyBenchResult& r, const CopyBenchOptions& o) {
@@ -232,10 +233,11 @@ CopyBenchResult run_copybench(const CopyBenchOptions& opt) {
 }
 
 nlohmann::json CopyBenchResult::json() const {
-  nlohmann::json j = {{"device", device}, {"copy_engines", copy_engines}};
+  nlohmann::json j = {{"schema_version", copybench_schema_version}, {"kind", "copybench"}, {"device", device},
+                      {"copy_engines", copy_engines}};
   for (const auto& m : rows)
     j["rows"].push_back({{"memory", m.memory}, {"direction", m.direction}, {"method", m.method}, {"bytes", m.bytes},
-                         {"streams", m.streams}, {"ms", m.ms}, {"gbps", m.gbps}});
+                         {"streams", m.streams}, {"ms", m.ms}, {"GB_per_s", m.gbps}});
   for (const auto& v : verdicts) j["rules"].push_back({{"rule", v.rule}, {"held", v.held}, {"evidence", v.evidence}});
   return j;
 }

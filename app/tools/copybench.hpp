@@ -33,6 +33,9 @@ struct RuleVerdict {
   std::string evidence;
 };
 
+// copybench.json's layout (docs/copybench.schema.json); raised when a key is renamed or removed.
+inline constexpr int copybench_schema_version = 1;
+
 struct CopyBenchResult {
   std::string device;
   int copy_engines = 0;

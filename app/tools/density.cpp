@@ -11,6 +11,7 @@
 
 #include "base/clock.hpp"
 #include "run/pipeline.hpp"
+#include "tools/bench.hpp"
 #include "source/frame_sources.hpp"
 
 namespace vidpipe {
@@ -154,7 +155,7 @@ DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop) {
   }
   nlohmann::json steps = nlohmann::json::array();
   for (const DensityStep& s : out.steps) steps.push_back(step_json(s));
-  out.json = {{"kind", "density"},  {"input", out.input},           {"device", out.device},
+  out.json = {{"schema_version", bench_schema_version}, {"kind", "density"},  {"input", out.input},           {"device", out.device},
               {"decoder", out.decoder}, {"latency_limit_ms", out.latency_ms}, {"held_inputs", out.held},
               {"steps", steps}, {"interrupted", stop != nullptr && stop->load()}};
   return out;

@@ -86,6 +86,9 @@ nlohmann::json trace_window(const std::string& trace_json, double start_s, doubl
     const nlohmann::json mine = track_spans.count(tid) ? track_spans[tid] : nlohmann::json::array();
     tracks.push_back({{"name", name}, {"busy_ms", busy_ms(mine)}, {"spans", mine}});
   }
+  // "vidpipe on <GPU>, async x2 pinned": a chart compared with another says what ran.
+  const nlohmann::json meta = j.value("metadata", nlohmann::json::object());
+  if (meta.contains("mode") && meta["mode"].is_string()) title += ", " + meta["mode"].get<std::string>();
   return {{"title", title}, {"start_s", start_s}, {"window_ms", window_ms}, {"tracks", tracks}};
 }
 

@@ -42,16 +42,17 @@ std::string temporary_path_for(const std::string& path) {
   return (p.parent_path() / (name.substr(0, name_max - suffix.size() - hash.size()) + hash + suffix)).string();
 }
 
-void wait_for_fifo_reader(const std::string& path, const std::string& what) {
+UniqueFd open_fifo_writer(const std::string& path, const std::string& what) {
   struct stat st {};
-  if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode)) return;
+  if (::stat(path.c_str(), &st) != 0 || !S_ISFIFO(st.st_mode)) return UniqueFd();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(fifo_reader_wait_s);
   while (true) {
     // O_NONBLOCK: the open fails with ENXIO instead of blocking while no reader is there.
-    const int probe = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (probe >= 0) {
-      ::close(probe);
-      return;
+    UniqueFd writer(::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC));
+    if (writer.valid()) {
+      // Writes block again once opened: a slow reader slows the run, it does not fail it.
+      const int flags = ::fcntl(writer.get(), F_GETFL);
+      if (flags >= 0 && ::fcntl(writer.get(), F_SETFL, flags & ~O_NONBLOCK) == 0) return writer;
     }
     if (errno != ENXIO || std::chrono::steady_clock::now() > deadline)
       throw OutputError(fmt::format("cannot write {} '{}': {}", what, path,
@@ -64,9 +65,9 @@ void wait_for_fifo_reader(const std::string& path, const std::string& what) {
 
 OutputFile::OutputFile(std::string path, std::string what)
     : path_(std::move(path)), what_(std::move(what)), in_place_(is_special_file(path_)) {
-  if (in_place_) wait_for_fifo_reader(path_, what_);
   temp_ = in_place_ ? path_ : temporary_path_for(path_);
-  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (in_place_) fd_ = open_fifo_writer(path_, what_).release();
+  if (fd_ < 0) fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) fail(errno);
 }
 

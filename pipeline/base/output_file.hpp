@@ -8,6 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "base/unique_fd.hpp"
+
 namespace vidpipe {
 
 // `<path>.<pid>.part`, shortened with a hash where the name would pass 255 bytes.
@@ -17,10 +19,12 @@ bool is_special_file(const std::string& path);
 
 // A named pipe opened for writing blocks until something reads it; with nothing there the
 // run would hang at its end (the report) or its start (the video). Waits up to
-// `fifo_reader_wait_s` for a reader, then throws OutputError naming the pipe. Does
-// nothing for anything that is not a FIFO.
+// `fifo_reader_wait_s` for a reader, then throws OutputError naming the pipe. Returns the
+// write end, blocking again, or an empty UniqueFd for anything that is not a FIFO. The
+// caller writes through it, or keeps it open until its own writer is open: a probe closed
+// at once would be the last writer going, and the reader would take it for the end.
 constexpr double fifo_reader_wait_s = 10.0;
-void wait_for_fifo_reader(const std::string& path, const std::string& what);
+UniqueFd open_fifo_writer(const std::string& path, const std::string& what);
 
 class OutputFile {
  public:

@@ -58,6 +58,8 @@ nlohmann::json config_json(const Config& c);
 
 // config/README.md, made from the key declarations (`vidpipe config-doc` writes it).
 std::string config_reference_markdown();
+// A complete commented YAML config, every key at its default (`vidpipe config-doc --yaml`).
+std::string config_template_yaml();
 
 // The file a local input or output names: a plain path as it is, file:///a/b%20c.mp4 and
 // file:b.mp4 as /a/b c.mp4 and b.mp4 (FFmpeg's file protocol); "" for other URLs.

@@ -2,6 +2,9 @@
 // from what the loader accepts (a unit test compares the file with this text).
 #include <fmt/format.h>
 
+#include <string>
+#include <vector>
+
 #include "config/config.hpp"
 #include "config/keys.hpp"
 
@@ -35,7 +38,69 @@ constexpr const char* intro =
     "| key | default | values | meaning |\n"
     "|---|---|---|---|\n";
 
+// A default as YAML: JSON's scalars and flow lists are YAML too (strings quoted, so that
+// "auto" or "" stay strings).
+std::string yaml_value(const nlohmann::json& v) {
+  if (v.is_number_float()) return fmt::format("{}", v.get<double>());
+  if (!v.is_array()) return v.dump();
+  std::string items;
+  for (const auto& x : v) items += (items.empty() ? "" : ", ") + yaml_value(x);
+  return "[" + items + "]";
+}
+
+// `text` as comment lines of at most `width` columns, each starting with `indent` + "# ".
+std::string comment_lines(const std::string& text, const std::string& indent, std::size_t width = 96) {
+  std::string out, line;
+  std::size_t at = 0;
+  while (at < text.size()) {
+    const std::size_t space = text.find(' ', at);
+    const std::string word = text.substr(at, space == std::string::npos ? std::string::npos : space - at);
+    at = space == std::string::npos ? text.size() : space + 1;
+    if (!line.empty() && indent.size() + 2 + line.size() + 1 + word.size() > width) {
+      out += indent + "# " + line + "\n";
+      line.clear();
+    }
+    line += (line.empty() ? "" : " ") + word;
+  }
+  if (!line.empty()) out += indent + "# " + line + "\n";
+  return out;
+}
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> parts;
+  for (std::size_t at = 0, dot; at <= path.size(); at = dot + 1) {
+    dot = path.find('.', at);
+    if (dot == std::string::npos) dot = path.size();
+    parts.push_back(path.substr(at, dot - at));
+  }
+  return parts;
+}
+
 }  // namespace
+
+std::string config_template_yaml() {
+  const Config defaults;
+  std::string out =
+      "# vidpipe config: every key at its default (`vidpipe config-doc --yaml`). Keep what you change\n"
+      "# and delete the rest; `vidpipe run -c this.yaml` loads it as it is.\n";
+  std::vector<std::string> open_sections;
+  for (const KeySpec& k : declared_keys()) {
+    const std::vector<std::string> parts = split_path(k.path);
+    std::size_t shared = 0;
+    while (shared < open_sections.size() && shared + 1 < parts.size() && open_sections[shared] == parts[shared]) ++shared;
+    open_sections.resize(shared);
+    for (std::size_t level = shared; level + 1 < parts.size(); ++level) {
+      if (level == 0) out += "\n";
+      out += std::string(2 * level, ' ') + parts[level] + ":\n";
+      open_sections.push_back(parts[level]);
+    }
+    if (parts.size() == 1) out += "\n";
+    const std::string indent(2 * (parts.size() - 1), ' ');
+    out += comment_lines(k.doc + " (" + k.values + ")", indent);
+    out += indent + parts.back() + ": " + yaml_value(k.get(defaults)) + "\n";
+  }
+  return out;
+}
 
 std::string config_reference_markdown() {
   const Config defaults;

@@ -158,7 +158,8 @@ class Keys {
 
   void text_list(const std::string& name, std::vector<std::string> S::*field, std::string values, std::string doc) {
     add(name, std::move(values), std::move(doc), field, [](const YAML::Node& n) {
-      if (!n.IsSequence() || n.size() == 0) throw "expected a list of strings, got " + keys_detail::describe(n);
+      // Empty is the default (a report's config and config-doc --yaml write it so).
+      if (!n.IsSequence()) throw "expected a list of strings, got " + keys_detail::describe(n);
       std::vector<std::string> v;
       for (std::size_t i = 0; i < n.size(); ++i) v.push_back(keys_detail::scalar_as<std::string>(n[i], "a string"));
       return v;

@@ -79,9 +79,9 @@ double RunMetrics::waits_length(const Waits& waits, double lo, double hi) const 
   return waits.folded.length() + union_length(recent, std::max(lo, waits.folded.frontier()), hi);
 }
 
-std::string RunMetrics::live_line(double now) {
+std::optional<LiveFigures> RunMetrics::live_figures(double now) {
   std::lock_guard lock(mutex_);
-  if (now - last_live_ < 1.0) return {};
+  if (now - last_live_ < 1.0) return std::nullopt;
   const double lo = last_live_;
   last_live_ = now;
   const std::int64_t n = added_ - frames_at_last_live_;
@@ -91,13 +91,23 @@ std::string RunMetrics::live_line(double now) {
     gpu.push_back({it->gpu_begin, it->gpu_end});
   const double window = now - lo;
   const StageShares shares = stage_shares(lo, now, true);
-  live_fps_ = static_cast<double>(n) / window;
+  LiveFigures f;
+  f.frames = added_;
+  f.fps = static_cast<double>(n) / window;
+  f.copy_wait = shares.copy_wait;
+  f.busy = union_length(gpu, lo, now) / window;
+  f.on_gpu = shape_.on_gpu;
   RunShape shape = shape_;
-  shape.fps = live_fps_;
+  shape.fps = f.fps;
   // The HUD is drawn on every frame: made here, once a second, not per frame.
-  hud_ = hud_lines(live_fps_, shares.copy_wait, judge_bottleneck(shares, shape).stage);
-  return fmt::format("frames {:>6} | fps {:7.1f} | copy-wait {:5.1f}% | {} busy {:5.1f}%", added_, live_fps_,
-                     100 * shares.copy_wait, shape_.on_gpu ? "gpu" : "cpu", 100 * union_length(gpu, lo, now) / window);
+  hud_ = hud_lines(f.fps, shares.copy_wait, judge_bottleneck(shares, shape).stage);
+  live_ = f;
+  return f;
+}
+
+std::optional<LiveFigures> RunMetrics::last_live_figures() const {
+  std::lock_guard lock(mutex_);
+  return live_;
 }
 
 HudLines RunMetrics::hud_lines(double fps, double copy_wait, const std::string& bound) {
@@ -116,11 +126,6 @@ HudLines RunMetrics::hud_lines(double fps, double copy_wait, const std::string& 
 HudLines RunMetrics::hud_text() const {
   std::lock_guard lock(mutex_);
   return hud_;
-}
-
-double RunMetrics::hud_fps() const {
-  std::lock_guard lock(mutex_);
-  return live_fps_;
 }
 
 double RunMetrics::recent_fps(double now, double window_s) const {

@@ -7,11 +7,13 @@
 #include <cstdint>
 #include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "common/image_types.hpp"
 #include "device/host_wait.hpp"
+#include "metrics/progress.hpp"
 #include "metrics/stage_account.hpp"
 #include "metrics/startup.hpp"
 #include "metrics/streaming_stats.hpp"
@@ -86,12 +88,13 @@ class RunMetrics {
   // How the run is laid out, for the bottleneck verdict (once the inputs are open).
   void set_shape(const RunShape& shape);
   void add_frame(const FrameRecord& record);
-  // One line for the live display, over the last second; empty if none due yet.
+  // The live display's figures over the last second; none if not due yet (once a second).
   // Also refreshes the figures hud_text() shows.
-  std::string live_line(double now);
-  // "fps 123.4  copy-wait 12.3%" and "bound by decode" from the last live_line(), for the overlay.
+  std::optional<LiveFigures> live_figures(double now);
+  // What the last live_figures() returned; none before the first.
+  std::optional<LiveFigures> last_live_figures() const;
+  // "fps 123.4  copy-wait 12.3%" and "bound by decode" from the last live_figures(), for the overlay.
   HudLines hud_text() const;
-  double hud_fps() const;
   // Frames out of the sink per second over the `window_s` before `now`: what a scraper
   // watching a live run wants, falling to 0 when frames stop (fps is the whole window's).
   double recent_fps(double now, double window_s = recent_window_s) const;
@@ -99,7 +102,7 @@ class RunMetrics {
   // `inputs`: how many inputs there were (per-input figures are sized to it).
   Summary summarise(double end_time, int inputs = 1) const;
   // Chrome/Perfetto trace (Trace Event Format) of the run: see trace.cpp.
-  void write_trace(const std::string& path, const std::string& device) const;
+  void write_trace(const std::string& path, const std::string& device, const std::string& mode) const;
 
  private:
   // Exact per-frame sums, the same whether a frame was folded or is still kept.
@@ -148,7 +151,7 @@ class RunMetrics {
   HudLines hud_;  // made by the last live line
   double last_live_ = 0;
   std::int64_t frames_at_last_live_ = 0;
-  double live_fps_ = 0;
+  std::optional<LiveFigures> live_;  // the last live_figures()
 };
 
 }  // namespace vidpipe

@@ -32,7 +32,7 @@ nlohmann::json track_name(int tid, const std::string& name) {
 
 }  // namespace
 
-void RunMetrics::write_trace(const std::string& path, const std::string& device) const {
+void RunMetrics::write_trace(const std::string& path, const std::string& device, const std::string& mode) const {
   std::lock_guard lock(mutex_);
   nlohmann::json events = nlohmann::json::array();
   events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", 1}, {"args", {{"name", "vidpipe on " + device}}}});
@@ -68,7 +68,8 @@ void RunMetrics::write_trace(const std::string& path, const std::string& device)
   const auto kept = static_cast<std::int64_t>(frames_.size());
   if (kept < added_)
     spdlog::info("trace '{}' holds the last {} of {} frames (metrics.keep_frames)", path, kept, added_);
-  const nlohmann::json meta = {{"frames", added_}, {"frames_in_trace", kept}};
+  // The mode and device: what a chart of it (trace-png) names in its title.
+  const nlohmann::json meta = {{"frames", added_}, {"frames_in_trace", kept}, {"mode", mode}, {"device", device}};
   const nlohmann::json trace = {{"traceEvents", events}, {"displayTimeUnit", "ms"}, {"metadata", meta}};
   write_output_file(path, "trace", trace.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }

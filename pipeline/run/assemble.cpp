@@ -112,6 +112,14 @@ void open_sources(PipelineParts& p, int slots) {
   p.sources = std::make_unique<FrameSources>(std::move(readers), std::move(live), so);
 }
 
+// Each input's picture as the detector sees it: turned upright.
+std::vector<std::pair<int, int>> upright_sizes(const std::vector<VideoInfo>& inputs) {
+  std::vector<std::pair<int, int>> sizes;
+  for (const VideoInfo& v : inputs)
+    sizes.push_back(v.quarter_turns % 2 ? std::pair{v.height, v.width} : std::pair{v.width, v.height});
+  return sizes;
+}
+
 std::vector<YuvLayout> layouts_of(const FrameSources& sources) {
   std::vector<YuvLayout> layouts;
   for (int i = 0; i < sources.count(); ++i) layouts.push_back(sources.reader(i).layout());
@@ -219,7 +227,7 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->metrics->set_shape(run_shape(*p));
   p->expected_frames = expected_frames(c, p->inputs);
   p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
-  if (!c.metrics.detections.empty()) p->detections = std::make_unique<DetectionLog>(c.metrics.detections);
+  if (!c.metrics.detections.empty()) p->detections = std::make_unique<DetectionLog>(c.metrics.detections, upright_sizes(p->inputs));
   p->live_lag = std::make_unique<LiveLagClock>(n);
   p->terminal = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1;
   return p;

@@ -13,15 +13,15 @@ namespace {
 constexpr auto buffer_timeout = std::chrono::seconds(60);
 
 void print_live_line(PipelineParts& p, double now, std::int64_t delivered) {
-  const std::string line = p.metrics->live_line(now);  // also feeds the HUD
-  if (!p.config.metrics.live || line.empty()) return;
+  const std::optional<LiveFigures> figures = p.metrics->live_figures(now);  // also feeds the HUD
+  if (!p.config.metrics.live || !figures) return;
   const std::int64_t dropped = p.sources->dropped_total();
-  const std::string drops = dropped > 0 ? fmt::format(" | dropped {}", dropped) : "";
-  if (p.terminal)
-    fmt::print(stderr, "\r{}\x1b[K",
-               progress_line(delivered, p.expected_frames, p.metrics->hud_fps(), " | " + line + drops, terminal_columns()));
-  else
-    spdlog::info("{}{}", line, drops);
+  if (!p.terminal) {
+    spdlog::info("{}", live_log_line(*figures, dropped));
+    return;
+  }
+  fmt::print(stderr, "\r{}\x1b[K", progress_line({delivered, p.expected_frames, figures, dropped, ""}, terminal_columns()));
+  set_progress_row_open(true);
 }
 
 }  // namespace

@@ -76,9 +76,10 @@ void finish_sinks(PipelineParts& p, std::exception_ptr& error) {
   // interrupted run's against what it was to do, not "100% done".
   if (p.terminal && p.config.metrics.live) {
     const bool stopped = p.stopping();
-    fmt::print(stderr, "\r{}\x1b[K\n",
-               progress_line(p.frames_delivered, stopped ? p.expected_frames : p.frames_delivered,
-                             p.metrics->hud_fps(), stopped ? " | interrupted" : " | done", terminal_columns()));
+    const ProgressState last{p.frames_delivered, stopped ? p.expected_frames : p.frames_delivered,
+                             p.metrics->last_live_figures(), p.sources->dropped_total(), stopped ? "interrupted" : "done"};
+    take_progress_row();
+    fmt::print(stderr, "\r{}\x1b[K\n", progress_line(last, terminal_columns()));
   }
 }
 
@@ -106,7 +107,7 @@ RunResult gather(PipelineParts& p, std::exception_ptr error, const std::string& 
   result.summary.frames_dropped_measured = p.dropped_in_window();
   // A trace that cannot be written is the run's error, and the report still says the rest.
   if (!p.config.metrics.trace.empty()) try {
-      p.metrics->write_trace(p.config.metrics.trace, result.device);
+      p.metrics->write_trace(p.config.metrics.trace, result.device, result.mode);
     } catch (const OutputError&) {
       if (!error) error = std::current_exception();
     }

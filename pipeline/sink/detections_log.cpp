@@ -2,19 +2,26 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "base/errors.hpp"
 
 namespace vidpipe {
 
-DetectionLog::DetectionLog(const std::string& path) : out_(path, "metrics.detections") {}
+DetectionLog::DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes)
+    : out_(path, "metrics.detections"), frame_sizes_(std::move(frame_sizes)) {}
 
 // fmt rather than a JSON object per frame: one line a frame at thousands of frames a
 // second, with nothing in it that needs escaping.
 void DetectionLog::write(int input, std::int64_t frame, double stream_s, const DetectionList& found) {
   std::string line = fmt::format(R"({{"input":{},"frame":{},"pts_s":{:.6f},"faces":[)", input, frame, stream_s);
+  const auto [width, height] = frame_sizes_.at(static_cast<std::size_t>(input));
+  const auto x = [w = static_cast<float>(width)](float v) { return std::clamp(v, 0.f, w); };
+  const auto y = [h = static_cast<float>(height)](float v) { return std::clamp(v, 0.f, h); };
   for (int i = 0; i < found.count; ++i) {
     const Detection& d = found.det[i];
-    line += fmt::format("{}[{:.2f},{:.2f},{:.2f},{:.2f},{:.4f}]", i ? "," : "", d.x0, d.y0, d.x1, d.y1, d.score);
+    line += fmt::format("{}[{:.2f},{:.2f},{:.2f},{:.2f},{:.4f}]", i ? "," : "", x(d.x0), y(d.y0), x(d.x1), y(d.y1),
+                        d.score);
   }
   line += "]}\n";
   out_.write(line);

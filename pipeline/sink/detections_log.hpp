@@ -3,6 +3,8 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/output_file.hpp"
 
@@ -14,7 +16,9 @@ class DetectionLog {
  public:
   // Writes under a temporary name (output_file.hpp); throws OutputError naming the key and
   // the file when it cannot.
-  explicit DetectionLog(const std::string& path);
+  // `frame_sizes`: each input's picture as the detector saw it (turned upright), width and
+  // height; boxes are clipped to it, as a box that runs off the picture means its edge.
+  DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes);
   // Called on the sink thread in delivery order (each input's frames in order).
   void write(int input, std::int64_t frame, double stream_s, const DetectionList& found);
   // Puts the whole log in place; called at the end of the run, also after an error (the
@@ -23,6 +27,7 @@ class DetectionLog {
 
  private:
   OutputFile out_;
+  std::vector<std::pair<int, int>> frame_sizes_;
 };
 
 }  // namespace vidpipe

@@ -58,7 +58,8 @@ class EncodeSink final : public Sink {
         shown_temp_(redacted_uri(temp_path_)),
         packet_(make_packet()) {
     const SinkConfig& o = o_;
-    if (!streaming_) wait_for_fifo_reader(o.path, "output");
+    // Held until FFmpeg's own write end is open, so a reader already there never sees an end.
+    UniqueFd fifo_writer = streaming_ ? UniqueFd() : open_fifo_writer(o.path, "output");
     const AVOutputFormat* format =
         streaming_ ? av_guess_format("mpegts", nullptr, nullptr) : av_guess_format(nullptr, o.path.c_str(), nullptr);
     if (!format)

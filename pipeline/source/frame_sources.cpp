@@ -89,7 +89,10 @@ void FrameSources::read_loop(int i) {
   Counters& counters = counters_[i];
   const bool drops = live_[i] && options_.drop != DropPolicy::none;
   try {
-    while (options_.max_frames == 0 || counters.decoded < options_.max_frames) {
+    // input.max_frames counts the frames kept, as ffmpeg's -frames:v counts those written: a
+    // live input's dropped frames do not count, and once the count is reached no frame is
+    // pushed that could drop one of those queued, so exactly that many come out.
+    while (options_.max_frames == 0 || counters.decoded - counters.dropped < options_.max_frames) {
       NvtxRange range("decode");
       std::optional<DecodedFrame> f = decode_next(reader);
       if (!f) break;

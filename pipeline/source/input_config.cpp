@@ -53,7 +53,8 @@ void declare_keys(Keys<InputConfig>& k) {
             "until `input.max_frames`; without, they play once. Decodes on the CPU (NVDEC frames would hold "
             "its surfaces). 0: off.");
   k.integer("max_frames", &InputConfig::max_frames, 0, std::numeric_limits<std::int64_t>::max(),
-            "stop after this many frames (0: all).");
+            "stop after this many frames written (0: all). As ffmpeg's `-frames:v`: a live input's "
+            "dropped frames (`input.drop`) do not count, so each output gets exactly this many.");
 }
 
 }  // namespace vidpipe

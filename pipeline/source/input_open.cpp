@@ -151,7 +151,7 @@ AvInputPtr open_input(const std::string& uri, const InputConfig& open_options, I
   if (fifo.open()) fifo.give_to(input.get());
   deadline.arm(timeout_s);
   AV_CHECK_AS(InputError, avformat_find_stream_info(input.get(), nullptr),
-              "cannot read stream info of '" + uri + "'");
+              "cannot read stream info of '" + redacted_uri(uri) + "'");
   deadline.arm(0);
   return input;
 }

@@ -135,6 +135,15 @@ class VideoReader {
   // This reader's stop or the run's (a signal heard before the watcher relays it): either
   // makes the interrupt callback cut FFmpeg's I/O short.
   bool stopping() const { return stop_ || deadline_.stopped(); }
+  // Opens the input (retrying a live one that is not there yet) and finds its video stream.
+  const AVCodec* open_stream();
+  // Fills info_ and the pool's layout from the stream and the opened decoder.
+  void describe_stream(const AVCodec* codec);
+  void make_pool();
+  // av_read_frame gave no packet: a lost live source, a segment's or the file's end (a
+  // loop's restart), or an error (thrown). True when the decoder was given a drain to do;
+  // false at the input's end.
+  bool on_read_end(int ret);
   // An FFmpeg I/O status: a failure while stopping is the stop's doing (Interrupted), any
   // other an InputError that says `what`.
   void check_io(int status, const std::string& what) const;

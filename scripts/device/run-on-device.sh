@@ -63,7 +63,7 @@ if mode all || mode tools; then
   $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/megamind4k.mp4 --set input.max_frames=540 \
     --set gpu.model=assets/models/tiny_face_detector --set bench.json=$OUT/bench.json --set bench.chart=$OUT/bench.png \
     2>&1 | grep -v "^\[" | tee "$OUT/bench-table.txt"
-  $VIDPIPE_BIN copybench --json $OUT/copybench.json --chart $OUT/copybench.png 2>&1 | tee "$OUT/copybench.txt"
+  $VIDPIPE_BIN copybench --out $OUT/copybench.json --chart $OUT/copybench.png 2>&1 | tee "$OUT/copybench.txt"
   $VIDPIPE_BIN run --input /tmp/megamind4k.mp4 --set sink.kind=null --set copy.streams=2 --set input.max_frames=120 \
     --set metrics.live=false --trace /tmp/trace.json --report /tmp/trace-report.json | tail -3
   $VIDPIPE_BIN trace-png --trace /tmp/trace.json --png $OUT/trace.png --start 0.25 --window 40

@@ -297,14 +297,16 @@ TEST(BenchE2E, LongRunKeepsTheLastFramesOnlyAndSamplesMemory) {
 
 TEST(CopyBenchE2E, CpuPathGivesACompleteTable) {
   const std::string dir = test::scratch_dir();
-  const auto r = vidpipe("copybench --cpu --sizes 64K 1M 4M 64M --streams 1 2 --repeats 2 --json " + dir +
+  const auto r = vidpipe("copybench --cpu --sizes 64K 1M 4M 64M --streams 1 2 --repeats 2 --out " + dir +
                          "/c.json --chart " + dir + "/c.png");
   ASSERT_EQ(r.code, 0) << r.output;
   const auto j = read_json(dir + "/c.json");
   // pageable only (no CUDA) x 2 directions x 4 sizes x (sync + 2 stream counts), plus the
   // chunked row with 2 streams for the one size of 4 chunks or more (64M).
   EXPECT_EQ(j.at("rows").size(), 2u * (4 * 3 + 1));
-  for (const auto& row : j.at("rows")) EXPECT_GT(row.at("gbps").get<double>(), 0.0);
+  for (const auto& row : j.at("rows")) EXPECT_GT(row.at("GB_per_s").get<double>(), 0.0);
+  EXPECT_EQ(j.at("schema_version"), 1);
+  EXPECT_EQ(j.at("kind"), "copybench");
   ASSERT_EQ(j.at("rules").size(), 4u);
   for (const auto& rule : j.at("rules")) {
     EXPECT_TRUE(rule.at("held").is_boolean());

@@ -131,40 +131,67 @@ TEST(CliE2E, StdoutHoldsTheSummaryOrTheJsonReport) {
   EXPECT_NE(test::file_bytes(dir + "/json-err.txt").find("fps"), std::string::npos) << "the summary went missing";
 }
 
-// On a terminal 80 columns wide (a pseudo-terminal made by script(1)), no progress line
-// reaches the last column, the last one reads 100%, and an MKV (no frame count in the
-// container) still gets a total, from its duration and rate.
+// The rows a terminal shows for what was written to it: each \r or \n starts one; the
+// erase-to-end code is not text.
+std::vector<std::string> terminal_rows(const std::string& tty) {
+  std::vector<std::string> rows;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= tty.size(); ++i) {
+    if (i < tty.size() && tty[i] != '\r' && tty[i] != '\n') continue;
+    std::string row = tty.substr(start, i - start);
+    if (const auto erase = row.find("\x1b[K"); erase != std::string::npos) row.erase(erase);
+    if (!row.empty()) rows.push_back(row);
+    start = i + 1;
+  }
+  return rows;
+}
+
+// A progress row is whole fields joined by " | ", the last maybe with a bar after it.
+bool is_progress_row(const std::string& row) {
+  const std::string f = "(" + std::string("fps [0-9]+\\.[0-9]|copy-wait [0-9]+\\.[0-9]%|[gc]pu busy [0-9]+\\.[0-9]%|"
+                                          "dropped [0-9]+|[0-9]+/[0-9]+ [0-9]+%|[0-9]+ frames|ETA [0-9]+s|done|"
+                                          "interrupted") + ")";
+  return std::regex_match(row, std::regex("(" + f + ")( \\| " + f + ")*( \\[[#.]+\\])?"));
+}
+
+// On a terminal 60, 80 and 200 columns wide (a pseudo-terminal made by script(1)): every
+// progress row is whole fields (no number cut), shorter than the terminal, the headline
+// figures first, the frame count once; the last row reads 100% and done; the sink's
+// "wrote" line has a row of its own. An MKV (no frame count in the container) still gets
+// a total, from its duration and rate.
 TEST(CliE2E, TheProgressLineFitsTheTerminalAndEndsAtAHundredPercent) {
   if (test::run_command("script -qec true /dev/null > /dev/null 2>&1") != 0)
     GTEST_SKIP() << "script(1) cannot make a pseudo-terminal here";
   const std::string clip = test::make_clip("cli-progress.mkv", 160, 120, 45, "-c:v libx264 -pix_fmt yuv420p");
   const std::string dir = test::scratch_dir() + "/cli-progress";
   std::filesystem::create_directories(dir);
-  const std::string run = test::vidpipe_command_line("run --input " + clip + " --set device=cpu --set "
-                                                     "gpu.inference=false --set sink.kind=null --report '' "
-                                                     "--set input.realtime=true");
-  ASSERT_EQ(test::run_command("script -qec \"stty cols 80; " + run + "\" " + dir + "/tty.txt > /dev/null"), 0);
-  const std::string tty = test::file_bytes(dir + "/tty.txt");
-  const std::regex progress("^\\[[#.]+\\] [0-9]+/[0-9]+ ");  // not the logs' "[21:19:08.6] info"
-  std::size_t progress_lines = 0, longest = 0;
-  std::string last;
-  std::size_t start = 0;
-  // Lines as a terminal draws them: each \r or \n starts one; the erase-to-end code is not text.
-  for (std::size_t i = 0; i <= tty.size(); ++i) {
-    if (i < tty.size() && tty[i] != '\r' && tty[i] != '\n') continue;
-    std::string line = tty.substr(start, i - start);
-    if (const auto erase = line.find("\x1b[K"); erase != std::string::npos) line.erase(erase);
-    if (std::regex_search(line, progress)) {
-      ++progress_lines;
-      longest = std::max(longest, line.size());
-      last = line;
+  for (const int columns : {60, 80, 200}) {
+    const std::string run = test::vidpipe_command_line(
+        "run --input " + clip + " --set device=cpu --set gpu.inference=false --set sink.path=" + dir +
+        "/out.mp4 --report '' --set input.realtime=true");
+    const std::string tty_file = dir + "/tty" + std::to_string(columns) + ".txt";
+    ASSERT_EQ(test::run_command("script -qec \"stty cols " + std::to_string(columns) + "; " + run + "\" " + tty_file +
+                                " > /dev/null"), 0);
+    const std::string tty = test::file_bytes(tty_file);
+    std::vector<std::string> progress;
+    for (const std::string& row : terminal_rows(tty)) {
+      if (row.find("wrote ") != std::string::npos)
+        EXPECT_EQ(row.find("/45 "), std::string::npos) << "the log line landed on the bar's row: " << row;
+      // The progress line starts with its figures or its count; the summary and logs do not.
+      static const std::regex starts_like_progress("^(fps [0-9]|[0-9]+/[0-9]+ [0-9]+%|[0-9]+ frames( \\||$))");
+      if (!std::regex_search(row, starts_like_progress)) continue;
+      EXPECT_TRUE(is_progress_row(row)) << columns << " columns, not whole fields: '" << row << "'";
+      EXPECT_LT(static_cast<int>(row.size()), columns) << row;
+      const std::regex count("[0-9]+/45 ");
+      EXPECT_EQ(std::distance(std::sregex_iterator(row.begin(), row.end(), count), std::sregex_iterator()), 1) << row;
+      progress.push_back(row);
     }
-    start = i + 1;
+    ASSERT_GT(progress.size(), 1u) << tty;
+    EXPECT_EQ(progress.back().rfind("fps ", 0), 0u) << "headline figures first: " << progress.back();
+    EXPECT_NE(progress.back().find("45/45 100%"), std::string::npos) << progress.back();
+    if (columns >= 80) EXPECT_NE(progress.back().find("45/45 100% | done"), std::string::npos) << progress.back();
+    EXPECT_EQ(tty.find("45 frames |"), std::string::npos) << "no total was estimated:\n" << tty;
   }
-  ASSERT_GT(progress_lines, 1u) << tty;
-  EXPECT_LT(longest, 80u) << tty;
-  EXPECT_NE(last.find("45/45 100%"), std::string::npos) << last;
-  EXPECT_EQ(tty.find("45 frames |"), std::string::npos) << "no total was estimated:\n" << tty;
 }
 
 }  // namespace

@@ -113,7 +113,7 @@ TEST(ReliabilityE2E, MistakesGetOneLineThatSaysWhatToDo) {
            {"run --config " + test::scratch_dir() + " --input " + clip, 2, "is a directory; give a YAML file"},
            {"run --config " + scratch("twice.yaml") + " --input " + clip, 2, "twice.yaml:3:3: copy.streams: given twice"},
            {run + scratch("loop-a"), 3, "'" + scratch("loop-a") + "': Too many levels of symbolic links"},
-           {"trace-png --trace " + scratch("broken-trace.json") + " --png " + scratch("t.png"), 2, "is not a trace"},
+           {"trace-png --trace " + scratch("broken-trace.json") + " --png " + scratch("t.png"), 3, "is not a trace"},
            {run + scratch("one-pixel.y4m") + " --set sink.path=" + scratch("one.mp4"), 3, "1x1 picture is too small"}}) {
     const auto r = vidpipe(m.args);
     EXPECT_EQ(r.code, m.code) << m.args << "\n" << r.output;

@@ -193,6 +193,26 @@ TEST(Config, ResolvedConfigHasEveryKeyUnderItsName) {
   EXPECT_EQ(j["gpu"]["preprocess"]["align"], "top_left");
 }
 
+// `config-doc --yaml` is a config of every default that loads as it is, key for key.
+TEST(Config, TheYamlTemplateLoadsToTheDefaults) {
+  const std::string path = write_yaml("template.yaml", config_template_yaml());
+  const std::vector<std::string> sets{"input.uri=" + existing_input(), model_set};
+  const nlohmann::json from_template = config_json(load_config(path, sets));
+  const nlohmann::json defaults = config_json(load_config("", sets));
+  EXPECT_EQ(from_template, defaults) << nlohmann::json::diff(defaults, from_template).dump(2);
+  for (const std::string& key : config_keys()) {
+    const std::string leaf = key.substr(key.rfind('.') + 1);
+    EXPECT_NE(config_template_yaml().find(leaf + ": "), std::string::npos) << key;
+  }
+}
+
+// A report's "config" (JSON, which YAML reads) loads back as a config: the same run again.
+TEST(Config, AReportsConfigLoadsBack) {
+  const Config first = load_config("", {"input.uri=" + existing_input(), model_set, "copy.streams=3", "inputs=[]"});
+  const std::string path = write_yaml("from-report.yaml", config_json(first).dump(2));
+  EXPECT_EQ(config_json(load_config(path, {})), config_json(first));
+}
+
 TEST(Config, ShippedConfigsLoad) {
   for (const char* name : {"default.yaml", "sync.yaml", "async.yaml"}) {
     const std::string path = test::source_dir() + "/config/" + name;

@@ -115,25 +115,51 @@ TEST(Startup, LineNamesEachPartAndTheEndOnlyOnceKnown) {
   EXPECT_TRUE(shutdown_json({}).at("release_s").is_null());
 }
 
-TEST(Metrics, LiveLineOncePerSecond) {
+TEST(Metrics, LiveFiguresOncePerSecond) {
   RunMetrics m(0);
   steady_run(m);
-  EXPECT_NE(m.live_line(1.0).find("fps    10.0"), std::string::npos);
-  EXPECT_TRUE(m.live_line(1.5).empty());
+  const auto figures = m.live_figures(1.0);
+  ASSERT_TRUE(figures);
+  EXPECT_DOUBLE_EQ(figures->fps, 10.0);
+  EXPECT_NE(live_log_line(*figures, 0).find("fps    10.0"), std::string::npos);
+  EXPECT_FALSE(m.live_figures(1.5));
+  EXPECT_DOUBLE_EQ(m.last_live_figures()->fps, 10.0);
 }
 
-TEST(Progress, BarCountsAndEta) {
-  EXPECT_EQ(progress_bar(50, 100, 10.0, 10), "[#####.....] 50/100  50% ETA 5s");
-  EXPECT_EQ(progress_bar(7, 0, 10.0), "7 frames");
-  EXPECT_EQ(progress_bar(120, 100, 0.0, 4), "[####] 120/100 100% ETA ?");
-  // Sized to the terminal: a narrower bar, and the rest cut before the last column.
-  const std::string rest(200, 'x');
-  for (int columns : {40, 80, 120, 200}) {
-    const std::string line = progress_line(50, 100, 10.0, " | " + rest, columns);
-    EXPECT_EQ(static_cast<int>(line.size()), columns - 1) << columns;
-    EXPECT_EQ(line.rfind("[", 0), 0u) << line;
+ProgressState half_done(std::int64_t dropped = 0) {
+  LiveFigures f;
+  f.frames = 50, f.fps = 123.4, f.copy_wait = 0.031, f.busy = 0.456;
+  return {50, 100, f, dropped, ""};
+}
+
+TEST(Progress, HeadlineFiguresFirstThenTheCountAndABar) {
+  EXPECT_EQ(progress_line(half_done(), 200), "fps 123.4 | copy-wait 3.1% | gpu busy 45.6% | 50/100 50% | ETA 0s "
+                                             "[##############..............]");
+  // The count appears once, and the drops beside the figures.
+  EXPECT_EQ(progress_line(half_done(7), 80).find("dropped 7"), 46u);
+  // Before the first second: only the count.
+  EXPECT_EQ(progress_line({7, 0, std::nullopt, 0, ""}, 80), "7 frames");
+  EXPECT_EQ(progress_line({120, 100, std::nullopt, 0, "done"}, 24), "120/100 100% | done");
+  LiveFigures cpu = *half_done().figures;
+  cpu.on_gpu = false;
+  EXPECT_NE(progress_line({50, 100, cpu, 0, ""}, 80).find("cpu busy 45.6%"), std::string::npos);
+}
+
+// Narrow terminals lose whole fields from the right, never a cut number, and the line never
+// reaches the last column (it would wrap and \r would redraw only its second half).
+TEST(Progress, FieldsThatDoNotFitGoWholeFromTheRight) {
+  // The bar shrinks to the room left; the fields before it are whole or absent.
+  const auto fields = [](const std::string& line) { return line.substr(0, line.find(" [")); };
+  const std::string whole = fields(progress_line(half_done(3), 1000));
+  for (int columns = 10; columns <= 200; ++columns) {
+    const std::string line = progress_line(half_done(3), columns);
+    EXPECT_LT(static_cast<int>(line.size()), columns) << columns;
+    const std::string shown = fields(line);
+    EXPECT_EQ(whole.rfind(shown, 0), 0u) << "not a prefix at " << columns << ": " << line;
+    if (shown.size() < whole.size())
+      EXPECT_EQ(whole.substr(shown.size(), 3), " | ") << "cut inside a field at " << columns << ": " << line;
   }
-  EXPECT_EQ(progress_line(50, 100, 10.0, " | short", 120), "[#######........] 50/100  50% ETA 5s | short");
+  EXPECT_EQ(progress_line(half_done(), 60), "fps 123.4 | copy-wait 3.1% | gpu busy 45.6% | 50/100 50%");
 }
 
 }  // namespace
