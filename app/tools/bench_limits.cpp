@@ -215,7 +215,7 @@ nlohmann::json BenchLimits::json() const {
   return {{"decoder_fps", decoder_fps},         {"decoder_threads", decoder_threads},
           {"decoder", decoder},                 {"link_h2d_fps", link_h2d_fps},
           {"link_d2h_fps", link_d2h_fps},       {"link_both_fps", link_both_fps},
-          {"link_both_gbps", link_both_gbps},   {"h2d_frame_bytes", h2d_frame_bytes},
+          {"link_both_GB_per_s", link_both_gbps},   {"h2d_frame_bytes", h2d_frame_bytes},
           {"d2h_frame_bytes", d2h_frame_bytes}, {"gpu_stage_fps", stages}};
 }
 

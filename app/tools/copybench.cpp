@@ -164,8 +164,9 @@ std::vector<RuleVerdict> judge(const CopyBenchResult& r, const CopyBenchOptions&
     v.push_back(rule);
   }
   for (RuleVerdict& rule : v)
-    if (rule.evidence.empty()) {  // nothing measured in the rule's range: no verdict
+    if (rule.evidence.empty()) {  // nothing measured in the rule's range: no verdict, not "NOT held"
       rule.held = false;
+      rule.measured = false;
       rule.evidence = "no measured size in this rule's range";
     }
   return v;
@@ -238,7 +239,9 @@ nlohmann::json CopyBenchResult::json() const {
   for (const auto& m : rows)
     j["rows"].push_back({{"memory", m.memory}, {"direction", m.direction}, {"method", m.method}, {"bytes", m.bytes},
                          {"streams", m.streams}, {"ms", m.ms}, {"GB_per_s", m.gbps}});
-  for (const auto& v : verdicts) j["rules"].push_back({{"rule", v.rule}, {"held", v.held}, {"evidence", v.evidence}});
+  for (const auto& v : verdicts)
+    j["rules"].push_back({{"rule", v.rule}, {"held", v.measured ? nlohmann::json(v.held) : nlohmann::json(nullptr)},
+                          {"evidence", v.evidence}});
   return j;
 }
 
@@ -273,7 +276,9 @@ std::string copybench_table(const CopyBenchResult& r) {
     t += chunked > 0 ? fmt::format(" {:>8.1f}\n", chunked) : fmt::format(" {:>8}\n", "-");
   }
   t += "rules of thumb:\n";
-  for (const auto& v : r.verdicts) t += fmt::format("  [{}] {}\n        {}\n", v.held ? "held" : "NOT held", v.rule, v.evidence);
+  for (const auto& v : r.verdicts)
+    t += fmt::format("  [{}] {}\n        {}\n", !v.measured ? "not measured" : v.held ? "held" : "NOT held", v.rule,
+                     v.evidence);
   return t;
 }
 

@@ -30,6 +30,7 @@ struct CopyMeasurement {
 struct RuleVerdict {
   std::string rule;
   bool held = false;
+  bool measured = true;  // false: no size in the rule's range was measured, so no verdict
   std::string evidence;
 };
 

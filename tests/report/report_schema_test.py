@@ -3,6 +3,8 @@
 input and several, sync (with its forecast) and async, preloaded, inference off, a run that
 ended on an error. The schema forbids keys it does not document, so a key added or renamed
 without the schema fails here; a report with an undocumented key is checked to fail too.
+bench.json (the ladder and --density) and copybench.json, written and printed with --json,
+validate against docs/bench.schema.json and docs/copybench.schema.json the same way.
 
 Usage: report_schema_test.py VIDPIPE_BINARY SOURCE_DIR"""
 import copy
@@ -85,5 +87,55 @@ for change in ("added", "renamed"):
         bad["h2d_gbps"] = bad.pop("h2d_GB_per_s")
     if validator.is_valid(bad):
         print(f"FAIL the schema took a report with a key {change}")
+        failures += 1
+
+
+def check_file(name, schema_name, args, out_file):
+    """Runs a bench or copybench on the CPU, then validates its file and its --json."""
+    global failures
+    schema = json.load(open(os.path.join(source_dir, "docs", schema_name)))
+    jsonschema.Draft202012Validator.check_schema(schema)
+    file_validator = jsonschema.Draft202012Validator(schema)
+    done = subprocess.run([vidpipe, "-q", *args, "--json"], capture_output=True, text=True)
+    if done.returncode != 0 or not os.path.exists(out_file):
+        print(f"FAIL {name}: exit {done.returncode}: {done.stderr.strip()[-300:]}")
+        failures += 1
+        return None
+    written, printed = json.load(open(out_file)), json.loads(done.stdout)
+    if written != printed:
+        print(f"FAIL {name}: --json printed something else than the file holds")
+        failures += 1
+    errors = list(file_validator.iter_errors(written))
+    for e in errors:
+        print(f"FAIL {name}: {'/'.join(map(str, e.path)) or '(top)'}: {e.message[:200]}")
+    failures += len(errors)
+    if not errors:
+        print(f"ok   {name}")
+    return file_validator, written
+
+
+bench_base = ["--input", clip, "--set", "device=cpu", "--set", "gpu.inference=false",
+              "--set", f"bench.chart=", "--set", "bench.streams=[2]", "--set", "bench.batch=1"]
+ladder = check_file("bench.json (ladder)", "bench.schema.json",
+                    ["bench", *bench_base, "--set", f"bench.json={work}/bench.json"], f"{work}/bench.json")
+check_file("bench.json (density)", "bench.schema.json",
+           ["bench", "--density", *bench_base, "--set", f"bench.json={work}/density.json", "--set",
+            "bench.density_max=2", "--set", "bench.density_seconds=0.5"], f"{work}/density.json")
+copybench = check_file("copybench.json", "copybench.schema.json",
+                       ["copybench", "--cpu", "--sizes", "64K", "2M", "--streams", "1", "2", "--repeats", "1",
+                        "--chart", "", "--out", f"{work}/copybench.json"], f"{work}/copybench.json")
+# These schemas say no too: an old unit name and an undocumented key.
+for checked, rename in ((ladder, ("ladders", 0, "limits", "link_both_GB_per_s", "link_both_gbps")),
+                        (copybench, ("rows", 0, None, "GB_per_s", "gbps"))):
+    if checked is None:
+        continue
+    file_validator, sample = checked
+    bad = copy.deepcopy(sample)
+    where = bad[rename[0]][rename[1]]
+    if rename[2] is not None:
+        where = where[rename[2]]
+    where[rename[4]] = where.pop(rename[3])
+    if file_validator.is_valid(bad):
+        print(f"FAIL the schema took {rename[4]} for {rename[3]}")
         failures += 1
 sys.exit(1 if failures else 0)
