@@ -247,7 +247,8 @@ nlohmann::json CopyBenchResult::json() const {
 
 std::string copybench_table(const CopyBenchResult& r) {
   // One line per (memory, direction, size): sync, then GB/s per stream count, best chunked.
-  std::string t = fmt::format("copybench on {} (copy engines: {}), GB/s\n", r.device, r.copy_engines);
+  std::string t = r.copy_engines > 0 ? fmt::format("copybench on {} (copy engines: {}), GB/s\n", r.device, r.copy_engines)
+                                     : fmt::format("copybench on {}, GB/s\n", r.device);
   std::vector<int> streams;
   for (const auto& m : r.rows)
     if (m.method == "async" && std::find(streams.begin(), streams.end(), m.streams) == streams.end())

@@ -62,7 +62,9 @@ void RunMetrics::write_trace(const std::string& path, const std::string& device,
     events.push_back(span("overlay", tid, infer_end, compute_end, batch));
     events.push_back(span("D2H", tid, r.gpu_end - r.d2h_ms * n / 1e3, r.gpu_end, batch));
   }
-  for (int s : streams) events.push_back(track_name(first_stream + s, "CUDA stream " + std::to_string(s)));
+  // Without a GPU the stage runs on the CPU twins, slot by slot: no "CUDA stream" there.
+  const std::string lane = device == "cpu" ? "CPU compute slot " : "CUDA stream ";
+  for (int s : streams) events.push_back(track_name(first_stream + s, lane + std::to_string(s)));
   for (const Interval& w : copy_waits_.recent) events.push_back(span("copy wait", submit, w.begin, w.end));
   for (const Interval& w : compute_waits_.recent) events.push_back(span("compute wait", submit, w.begin, w.end));
   const auto kept = static_cast<std::int64_t>(frames_.size());

@@ -197,7 +197,8 @@ TEST(BenchE2E, TraceHasSpansOnEveryTrack) {
   int stream_tracks = 0;
   for (const auto& [tid, name] : names) {
     EXPECT_GT(spans[tid], 0) << "track '" << name << "' has no spans";
-    stream_tracks += name.rfind("CUDA stream", 0) == 0;
+    stream_tracks += name.rfind(gpu ? "CUDA stream" : "CPU compute slot", 0) == 0;
+    if (!gpu) EXPECT_EQ(name.find("CUDA"), std::string::npos) << "a CPU run's trace names a CUDA stream";
   }
   EXPECT_EQ(stream_tracks, gpu ? 3 : 1) << "one track per stream used";
   for (const char* s : {"decode", "sink", "H2D", "preprocess", "inference", "D2H"}) EXPECT_TRUE(span_names.count(s)) << s;
