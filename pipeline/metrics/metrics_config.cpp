@@ -37,8 +37,10 @@ void declare_keys(Keys<MetricsConfig>& k) {
   k.boolean("live", &MetricsConfig::live, "print a live line once a second (fps, copy-wait share, GPU busy share).");
   k.text("listen", &MetricsConfig::listen, "host:port or empty",
          "serve the run's figures over HTTP while it goes on: `/metrics` in Prometheus's text format "
-         "(fps, copy-wait share, per-stage times, drops, reconnects, latency, per input) and `/report` "
-         "(the JSON report so far). `127.0.0.1:9100` for this machine only, `0.0.0.0:9100` for a "
+         "(fps, copy-wait share, per-stage times, drops, reconnects, latency, per input), `/report` "
+         "(the JSON report so far), `/inputs` (each input's figures), `/healthz` (the process answers) "
+         "and `/readyz` (200 once every input has delivered a frame and frames still come; 503 with "
+         "the reason otherwise). `127.0.0.1:9100` for this machine only, `0.0.0.0:9100` for a "
          "scraper elsewhere; port 0 picks a free one, named in the log.",
          [](const std::string& v) {
            if (!v.empty()) parse_listen(v);

@@ -8,17 +8,22 @@
 #include <cstring>
 
 #include "base/errors.hpp"
+#include "metrics/health.hpp"
 #include "metrics/prometheus_text.hpp"
 
 namespace vidpipe {
 namespace {
 
 // Scrapes are rare (seconds apart) and each one is cheap, but an idle or slow client holds
-// a thread until its read times out: eight threads, fewer than httplib's one per core (which
-// a camera server would rather keep), and short timeouts keep scrapes answered beside a few
-// such clients (5 idle connections starved the two threads there were).
-constexpr std::size_t answer_threads = 8;
+// a thread until its read times out, and a slowloris client (a header byte every second)
+// for as long as it likes: cpp-httplib has no deadline for a whole request. Threads that
+// wait on a socket cost no CPU, so there are many (50 idle and 8 slowloris connections
+// starved the 8 there were); short timeouts free the idle ones. A scraper on an untrusted
+// network belongs behind a proxy that bounds a request's time (docs/RELIABILITY.md).
+constexpr std::size_t answer_threads = 64;
 constexpr time_t client_timeout_s = 2;
+// How long the end of a run waits for the clients still being answered.
+constexpr double slow_client_wait_s = 3;
 // A scrape has no body: a large one (300 MB was buffered whole) is refused with 413.
 constexpr std::size_t max_request_body = 64 * 1024;
 
@@ -42,55 +47,87 @@ MetricsServer::MetricsServer(const ListenAddress& address) : server_(std::make_u
   if (port_ < 0)
     throw ConfigError(fmt::format("metrics.listen: cannot listen on {}:{}{}", address.host, address.port,
                                   errno ? std::string(": ") + std::strerror(errno) : std::string()));
-  thread_ = std::thread([this] {
-    server_->listen_after_bind();
-    listen_ended_ = true;
+  thread_ = std::thread([server = server_.get(), shared = shared_] {
+    server->listen_after_bind();
+    shared->listen_ended = true;
   });
   // httplib's stop() does nothing before the loop runs: a run that ends at once must not
   // leave the thread listening forever.
-  while (!server_->is_running() && !listen_ended_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  while (!server_->is_running() && !shared_->listen_ended) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   spdlog::info("metrics: serving http://{}:{}/metrics and /report", address.host, port_);
 }
 
 MetricsServer::~MetricsServer() {
   server_->stop();
-  thread_.join();
+  // httplib's listen returns once every worker has finished its client, and a client that
+  // sends a header line every second never finishes (httplib has no deadline for a request).
+  const auto give_up = std::chrono::steady_clock::now() + std::chrono::duration<double>(slow_client_wait_s);
+  while (!shared_->listen_ended && std::chrono::steady_clock::now() < give_up)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  if (shared_->listen_ended) {
+    thread_.join();
+    return;
+  }
+  spdlog::warn("metrics: a client still holds a connection {:.0f} s after the run; not waiting for it",
+               slow_client_wait_s);
+  thread_.detach();
+  // Its workers still use the server: it is left to the process's end, as they are.
+  static_cast<void>(server_.release());
 }
 
 std::unique_ptr<MetricsServer::Publication> MetricsServer::publish(Snapshot snapshot) {
-  std::lock_guard lock(snapshot_mutex_);
-  snapshot_ = std::move(snapshot);
+  std::lock_guard lock(shared_->snapshot_mutex);
+  shared_->snapshot = std::move(snapshot);
   return std::make_unique<Publication>(this);
 }
 
 MetricsServer::Publication::~Publication() {
-  std::lock_guard lock(server_->snapshot_mutex_);
-  server_->snapshot_ = nullptr;
+  std::lock_guard lock(server_->shared_->snapshot_mutex);
+  server_->shared_->snapshot = nullptr;
 }
 
 // Held under the lock for the whole snapshot: a Publication's end waits for it.
-nlohmann::json MetricsServer::take_snapshot(bool& available) {
-  std::lock_guard lock(snapshot_mutex_);
-  available = static_cast<bool>(snapshot_);
-  return available ? snapshot_() : nlohmann::json();
+nlohmann::json MetricsServer::Shared::take_snapshot(bool& available) {
+  std::lock_guard lock(snapshot_mutex);
+  available = static_cast<bool>(snapshot);
+  return available ? snapshot() : nlohmann::json();
 }
 
 void MetricsServer::route() {
-  server_->Get("/metrics", [this](const httplib::Request&, httplib::Response& response) {
+  server_->Get("/metrics", [shared = shared_](const httplib::Request&, httplib::Response& response) {
     bool available = false;
-    const nlohmann::json report = take_snapshot(available);
+    const nlohmann::json report = shared->take_snapshot(available);
     if (!available) return not_yet(response);
     response.set_content(prometheus_text(report), "text/plain; version=0.0.4; charset=utf-8");
   });
-  server_->Get("/report", [this](const httplib::Request&, httplib::Response& response) {
+  server_->Get("/report", [shared = shared_](const httplib::Request&, httplib::Response& response) {
     bool available = false;
-    const nlohmann::json report = take_snapshot(available);
+    const nlohmann::json report = shared->take_snapshot(available);
     if (!available) return not_yet(response);
     response.set_content(report.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
                          "application/json");
   });
+  // Liveness: the process answers (Kubernetes restarts a pod whose probe fails).
+  server_->Get("/healthz", [](const httplib::Request&, httplib::Response& response) {
+    response.set_content("ok\n", "text/plain");
+  });
+  server_->Get("/readyz", [shared = shared_](const httplib::Request&, httplib::Response& response) {
+    bool available = false;
+    const nlohmann::json report = shared->take_snapshot(available);
+    const Readiness r = available ? readiness_of(report) : Readiness{false, "the run is starting or has ended"};
+    response.status = r.ready ? 200 : 503;
+    response.set_content(nlohmann::json{{"ready", r.ready}, {"why", r.why}}.dump() + "\n", "application/json");
+  });
+  server_->Get("/inputs", [shared = shared_](const httplib::Request&, httplib::Response& response) {
+    bool available = false;
+    const nlohmann::json report = shared->take_snapshot(available);
+    if (!available) return not_yet(response);
+    response.set_content(inputs_of(report).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n",
+                         "application/json");
+  });
   server_->Get("/", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content("vidpipe: /metrics (Prometheus), /report (JSON)\n", "text/plain");
+    response.set_content("vidpipe: /metrics (Prometheus), /report (JSON), /inputs (JSON), /healthz, /readyz\n",
+                         "text/plain");
   });
   // A snapshot that throws answers 500 with the reason rather than ending the process.
   server_->set_exception_handler([](const httplib::Request&, httplib::Response& response, std::exception_ptr error) {

@@ -27,7 +27,9 @@ class MetricsServer {
   // Binds and answers at once (503 until a snapshot is published), so that a port already
   // taken is a ConfigError naming metrics.listen before any input or output is opened.
   explicit MetricsServer(const ListenAddress& address);
-  ~MetricsServer();  // stops serving and joins its thread
+  // Stops serving and joins its thread; a client that still holds a worker a few seconds
+  // later (a slowloris) is left to the process's end rather than holding the run.
+  ~MetricsServer();
   MetricsServer(const MetricsServer&) = delete;
   MetricsServer& operator=(const MetricsServer&) = delete;
   int port() const { return port_; }
@@ -47,14 +49,19 @@ class MetricsServer {
   [[nodiscard]] std::unique_ptr<Publication> publish(Snapshot snapshot);
 
  private:
-  // The snapshot, or nullptr before one is published and after it is withdrawn.
-  nlohmann::json take_snapshot(bool& available);
+  // What the server's threads use, shared with them: a worker still serving a slow client
+  // after the run gave up waiting for it finds it alive.
+  struct Shared {
+    std::mutex snapshot_mutex;
+    Snapshot snapshot;  // nullptr before one is published and after it is withdrawn
+    std::atomic<bool> listen_ended{false};
+    // The snapshot, or nullptr before one is published and after it is withdrawn.
+    nlohmann::json take_snapshot(bool& available);
+  };
   void route();
 
-  std::mutex snapshot_mutex_;
-  Snapshot snapshot_;
+  std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::unique_ptr<httplib::Server> server_;
-  std::atomic<bool> listen_ended_{false};
   std::thread thread_;
   int port_ = 0;
 };

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 
@@ -78,7 +79,23 @@ def live_run():
     time.sleep(1.5)  # past the warm-up
     # Hostile clients beside the scraper: idle connections that send nothing, and one that
     # announces a 300 MB body. Scrapes are still answered, the body is refused unread.
-    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(6)]
+    idle = [socket.create_connection(("127.0.0.1", port)) for _ in range(50)]
+    # Slowloris: a request whose headers come a line every half second, for ever.
+    dripping = threading.Event()
+    slow = [socket.create_connection(("127.0.0.1", port)) for _ in range(8)]
+
+    def drip():
+        for s in slow:
+            s.sendall(b"GET /metrics HTTP/1.1\r\n")
+        while not dripping.wait(0.5):
+            for s in slow:
+                try:
+                    s.sendall(b"X-Slow: 1\r\n")
+                except OSError:
+                    pass
+
+    dripper = threading.Thread(target=drip, daemon=True)
+    dripper.start()
     with socket.create_connection(("127.0.0.1", port), timeout=5) as big:
         big.sendall(b"POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 300000000\r\n\r\n" + b"x" * 65536)
         try:
@@ -87,12 +104,23 @@ def live_run():
             answer = str(e)
         check(" 413 " in answer, f"a 300 MB body is refused with 413 ({answer.splitlines()[:1]})")
     kind, first = scrape(port, "/metrics")
+    # Health: alive, ready (both inputs delivered, frames still coming), the inputs listed.
+    _, health = scrape(port, "/healthz")
+    check(health == "ok\n", f"/healthz answers ok ({health!r})")
+    _, ready_text = scrape(port, "/readyz")
+    check(json.loads(ready_text) == {"ready": True, "why": ""}, f"/readyz says ready mid-run ({ready_text})")
+    _, inputs_text = scrape(port, "/inputs")
+    listed = json.loads(inputs_text)
+    check([i["id"] for i in listed] == [0, 1] and all(i["uri"] == clip and i["frames_decoded"] > 0 for i in listed),
+          f"/inputs lists both inputs with their figures ({inputs_text[:300]})")
     time.sleep(1.0)
     _, second = scrape(port, "/metrics")
     _, live_text = scrape(port, "/report")
     run.stderr.read()
     check(run.wait(timeout=60) == 0, "the run ends with exit 0, idle clients still connected")
-    for connection in idle:
+    dripping.set()
+    dripper.join()
+    for connection in idle + slow:
         connection.close()
     check(kind.startswith("text/plain; version=0.0.4"), f"/metrics is the text exposition format ({kind})")
     lint = subprocess.run(["promtool", "check", "metrics"], input=second, capture_output=True, text=True)
