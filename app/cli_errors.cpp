@@ -59,6 +59,9 @@ std::string describe_cli_error(const CLI::App& app, const CLI::ParseError& error
     return "unknown option '" + word + "' for '" + command + "'" +
            (guess.empty() ? "" : "; did you mean '" + guess + "'?") + " (vidpipe " + command + " --help)";
   }
+  // The input named twice: as a word (`run clip.mp4`) and with --input.
+  if (std::string(error.what()).find("--input: At Most 1") != std::string::npos)
+    return "the input is given twice (as a word and with --input): give it once";
   return error.what();
 }
 

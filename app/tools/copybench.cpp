@@ -91,78 +91,93 @@ std::string size_text(std::size_t b) {
   return b >= (1u << 20) ? fmt::format("{} MiB", b >> 20) : fmt::format("{} KiB", b >> 10);
 }
 
-std::vector<RuleVerdict> judge(const CopyBenchResult& r, const CopyBenchOptions& o) {
-  std::vector<RuleVerdict> v;
-  const auto& rows = r.rows;
-  // The rules are about pinned memory; the CPU path only has pageable.
-  const std::string mem =
-      std::any_of(rows.begin(), rows.end(), [](const CopyMeasurement& m) { return m.memory == "pinned"; }) ? "pinned"
-                                                                                                           : "pageable";
-  auto best_async = [&](const std::string& mem, const std::string& dir, std::size_t b, int max_streams) {
+// What the rules are judged on: one memory kind's rows.
+struct RuleInputs {
+  const std::vector<CopyMeasurement>& rows;
+  const std::vector<std::size_t>& sizes;
+  std::string memory;  // the rules are about pinned memory; the CPU path only has pageable
+  int copy_engines = 0;
+
+  const CopyMeasurement* one_stream(const std::string& dir, std::size_t b, const std::string& method = "async") const {
+    return find(rows, memory, dir, method, b, 1);
+  }
+  // The best GB/s of `method` (any but sync when empty) with at most `max_streams` streams.
+  double best(const std::string& dir, std::size_t b, int max_streams, const std::string& method = "") const {
     double best = 0;
     for (const auto& m : rows)
-      if (m.memory == mem && m.direction == dir && m.bytes == b && m.method != "sync" && m.streams <= max_streams)
+      if (m.memory == memory && m.direction == dir && m.bytes == b && m.streams <= max_streams &&
+          (method.empty() ? m.method != "sync" : m.method == method))
         best = std::max(best, m.gbps);
     return best;
-  };
-  {  // 1. Small copies: a plain cudaMemcpy is no slower than async + synchronise.
-    RuleVerdict rule{"below 1 MB a synchronous cudaMemcpy is as fast as an async copy (within 10%)", true, ""};
-    for (std::size_t b : o.sizes) {
-      if (b >= (1u << 20)) continue;
-      for (const char* dir : {"h2d", "d2h"}) {
-        const auto* s = find(rows, mem, dir, "sync", b, 1);
-        const auto* a = find(rows, mem, dir, "async", b, 1);
-        if (!s || !a) continue;
-        rule.held = rule.held && s->ms <= 1.1 * a->ms;
-        rule.evidence += fmt::format("{} {}: sync {:.3f} ms, async {:.3f} ms; ", size_text(b), dir, s->ms, a->ms);
-      }
-    }
-    v.push_back(rule);
   }
-  {  // 2. Mid sizes: one stream is enough.
-    RuleVerdict rule{"1-100 MB: one async stream reaches 90% of the best multi-stream bandwidth", true, ""};
-    for (std::size_t b : o.sizes) {
-      if (b < (1u << 20) || b > (100u << 20)) continue;
-      const auto* one = find(rows, mem, "h2d", "async", b, 1);
-      const double best = best_async(mem, "h2d", b, 64);
-      if (!one || best <= 0) continue;
-      rule.held = rule.held && one->gbps >= 0.9 * best;
-      rule.evidence += fmt::format("{}: 1 stream {:.1f} GB/s, best {:.1f}; ", size_text(b), one->gbps, best);
+};
+
+// 1. Small copies: a plain cudaMemcpy is no slower than async + synchronise.
+RuleVerdict small_copies_rule(const RuleInputs& in) {
+  RuleVerdict rule{"below 1 MB a synchronous cudaMemcpy is as fast as an async copy (within 10%)", true, true, ""};
+  for (std::size_t b : in.sizes) {
+    if (b >= (1u << 20)) continue;
+    for (const char* dir : {"h2d", "d2h"}) {
+      const auto* s = in.one_stream(dir, b, "sync");
+      const auto* a = in.one_stream(dir, b);
+      if (!s || !a) continue;
+      rule.held = rule.held && s->ms <= 1.1 * a->ms;
+      rule.evidence += fmt::format("{} {}: sync {:.3f} ms, async {:.3f} ms; ", size_text(b), dir, s->ms, a->ms);
     }
-    v.push_back(rule);
   }
-  {  // 3. Large copies: chunking over streams pays.
-    RuleVerdict rule{"above 100 MB: chunked copies over several streams beat one stream by 10% or more", true, ""};
-    bool any = false;
-    for (std::size_t b : o.sizes) {
-      if (b <= (100u << 20)) continue;
-      const auto* one = find(rows, mem, "h2d", "async", b, 1);
-      double best = 0;
-      for (const auto& m : rows)
-        if (m.memory == mem && m.direction == "h2d" && m.bytes == b && m.method == "chunked")
-          best = std::max(best, m.gbps);
-      if (!one || best <= 0) continue;
-      any = true;
-      rule.held = rule.held && best >= 1.1 * one->gbps;
-      rule.evidence += fmt::format("{}: 1 stream {:.1f} GB/s, best chunked {:.1f}; ", size_text(b), one->gbps, best);
-    }
-    rule.held = rule.held && any;
-    v.push_back(rule);
+  return rule;
+}
+
+// 2. Mid sizes: one stream is enough.
+RuleVerdict mid_copies_rule(const RuleInputs& in) {
+  RuleVerdict rule{"1-100 MB: one async stream reaches 90% of the best multi-stream bandwidth", true, true, ""};
+  for (std::size_t b : in.sizes) {
+    if (b < (1u << 20) || b > (100u << 20)) continue;
+    const auto* one = in.one_stream("h2d", b);
+    const double best = in.best("h2d", b, 64);
+    if (!one || best <= 0) continue;
+    rule.held = rule.held && one->gbps >= 0.9 * best;
+    rule.evidence += fmt::format("{}: 1 stream {:.1f} GB/s, best {:.1f}; ", size_text(b), one->gbps, best);
   }
-  {  // 4. Streams beyond the copy engines.
-    const int engines = std::max(1, r.copy_engines);
-    RuleVerdict rule{fmt::format("more streams than copy engines ({}) add less than 5% bandwidth", r.copy_engines), true,
-                     ""};
-    for (std::size_t b : o.sizes) {
-      if (b < (16u << 20)) continue;
-      const double within = best_async(mem, "h2d", b, engines);
-      const double all = best_async(mem, "h2d", b, 64);
-      if (within <= 0) continue;
-      rule.held = rule.held && all <= 1.05 * within;
-      rule.evidence += fmt::format("{}: <= {} streams {:.1f} GB/s, any {:.1f}; ", size_text(b), engines, within, all);
-    }
-    v.push_back(rule);
+  return rule;
+}
+
+// 3. Large copies: chunking over streams pays.
+RuleVerdict large_copies_rule(const RuleInputs& in) {
+  RuleVerdict rule{"above 100 MB: chunked copies over several streams beat one stream by 10% or more", true, true, ""};
+  for (std::size_t b : in.sizes) {
+    if (b <= (100u << 20)) continue;
+    const auto* one = in.one_stream("h2d", b);
+    const double best = in.best("h2d", b, 64, "chunked");
+    if (!one || best <= 0) continue;
+    rule.held = rule.held && best >= 1.1 * one->gbps;
+    rule.evidence += fmt::format("{}: 1 stream {:.1f} GB/s, best chunked {:.1f}; ", size_text(b), one->gbps, best);
   }
+  return rule;
+}
+
+// 4. Streams beyond the copy engines.
+RuleVerdict streams_past_engines_rule(const RuleInputs& in) {
+  const int engines = std::max(1, in.copy_engines);
+  RuleVerdict rule{fmt::format("more streams than copy engines ({}) add less than 5% bandwidth", in.copy_engines),
+                   true, true, ""};
+  for (std::size_t b : in.sizes) {
+    if (b < (16u << 20)) continue;
+    const double within = in.best("h2d", b, engines);
+    const double all = in.best("h2d", b, 64);
+    if (within <= 0) continue;
+    rule.held = rule.held && all <= 1.05 * within;
+    rule.evidence += fmt::format("{}: <= {} streams {:.1f} GB/s, any {:.1f}; ", size_text(b), engines, within, all);
+  }
+  return rule;
+}
+
+std::vector<RuleVerdict> judge(const CopyBenchResult& r, const CopyBenchOptions& o) {
+  const bool pinned =
+      std::any_of(r.rows.begin(), r.rows.end(), [](const CopyMeasurement& m) { return m.memory == "pinned"; });
+  const RuleInputs in{r.rows, o.sizes, pinned ? "pinned" : "pageable", r.copy_engines};
+  std::vector<RuleVerdict> v{small_copies_rule(in), mid_copies_rule(in), large_copies_rule(in),
+                             streams_past_engines_rule(in)};
   for (RuleVerdict& rule : v)
     if (rule.evidence.empty()) {  // nothing measured in the rule's range: no verdict, not "NOT held"
       rule.held = false;
