@@ -1,7 +1,6 @@
 #include "version.hpp"
 
 #include <cuda_runtime_api.h>
-#include <fmt/chrono.h>
 #include <fmt/format.h>
 #include <unistd.h>
 #include <opencv2/core/version.hpp>
@@ -10,6 +9,7 @@ extern "C" {
 #include <libavutil/avutil.h>
 }
 
+#include <ctime>
 #include <fstream>
 #include <thread>
 
@@ -44,6 +44,16 @@ nlohmann::json gpus_json() {
   return gpus;
 }
 
+// ISO 8601 in UTC whatever the machine's zone (fmt 9 formats a time_point in local time).
+std::string utc_text(std::chrono::system_clock::time_point t) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(t);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
 }  // namespace
 
 nlohmann::json run_environment(std::chrono::system_clock::time_point started) {
@@ -53,7 +63,7 @@ nlohmann::json run_environment(std::chrono::system_clock::time_point started) {
   char host[256] = "";
   gethostname(host, sizeof host - 1);
   const std::string driver_version = nvidia_driver_version();
-  return {{"started_at", fmt::format("{:%Y-%m-%dT%H:%M:%S}Z", std::chrono::floor<std::chrono::seconds>(started))},
+  return {{"started_at", utc_text(started)},
           {"host", host},
           {"cpus", std::thread::hardware_concurrency()},
           {"gpus", gpus_json()},
