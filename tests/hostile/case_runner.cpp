@@ -73,12 +73,15 @@ void place_fixtures(const Place& p) {
 std::string command_line(const HostileCase& c, const Place& p) {
   const std::string binary = vidpipe_binary();
   std::string args = expand(c.args, p);
+  // The command word comes after vidpipe's own flags (`-q run ...`).
+  std::size_t at = 0;
+  while (args.compare(at, 1, "-") == 0 && args.find(' ', at) != std::string::npos) at = args.find(' ', at) + 1;
   for (const std::string command : {"run", "bench"}) {
-    if (args.rfind(command + " ", 0) != 0) continue;
+    if (args.compare(at, command.size() + 1, command + " ") != 0) continue;
     std::string defaults = " --set device=cpu --set gpu.model=" + p.dir + "/model --set gpu.inference=false";
     if (args.find("--config") == std::string::npos && args.find("-c ") == std::string::npos)
       defaults += command == "run" ? " --config " + p.dir + "/my.yaml" : " --config " + source_dir() + "/config/bench.yaml";
-    args.insert(command.size(), defaults);
+    args.insert(at + command.size(), defaults);
   }
   return binary + " " + args;
 }
