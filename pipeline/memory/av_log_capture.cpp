@@ -37,7 +37,7 @@ std::string component(void* avcl) {
   return cls && cls->item_name ? cls->item_name(avcl) : "ffmpeg";
 }
 
-void capturing_callback(void* avcl, int level, const char* format, va_list args) {
+void log_line(void* avcl, int level, const char* format, va_list args) {
   if (active_capture) {
     if (level > AV_LOG_WARNING) return;
     if (std::string text = formatted(avcl, level, format, args); !text.empty()) active_capture->add(text);
@@ -51,6 +51,15 @@ void capturing_callback(void* avcl, int level, const char* format, va_list args)
     spdlog::info("[{}] {}", component(avcl), text);
   else
     spdlog::debug("[{}] {}", component(avcl), text);
+}
+
+// Called from FFmpeg's C code, on its threads: an exception must not cross it (that is
+// std::terminate). A line that cannot be kept (out of memory under ulimit -v) is dropped.
+void capturing_callback(void* avcl, int level, const char* format, va_list args) noexcept {
+  try {
+    log_line(avcl, level, format, args);
+  } catch (...) {
+  }
 }
 
 void install_callback() {
