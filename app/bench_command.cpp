@@ -24,7 +24,8 @@ int finish_bench(const Config& config, const RunArgs& args, nlohmann::json resul
     write_report(result, config.bench.json);
     out << "json: " << config.bench.json << "\n";
   }
-  if (!config.bench.chart.empty() && drawable) render_chart(chart_kind, result, config.bench.chart, config.bench.json);
+  if (!config.bench.chart.empty() && drawable)
+    render_chart(chart_kind, result, config.bench.chart, config.bench.json, out);
   if (args.json) std::cout << result.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   return stop && stop->load() ? 130 : 0;
 }

@@ -40,6 +40,7 @@ void define_tools(CommandLine& cli) {
   cli.trace_chart->add_option("--png", t.png, "PNG to write")->required();
   cli.trace_chart->add_option("--start", t.start_s, "Window start, seconds after the first span")->capture_default_str();
   cli.trace_chart->add_option("--window", t.window_ms, "Window length in ms")->capture_default_str();
+  cli.trace_chart->add_flag("--json", t.json, "Print the window's tracks and spans as JSON on stdout (the table on stderr)");
   cli.probe = cli.app.add_subcommand("probe", "Show an input's streams and this machine's CUDA devices");
   cli.probe->add_option("input,-i,--input", cli.probe_args.input, "Video file, image, /dev/videoN or stream URL")
       ->required();
@@ -79,7 +80,7 @@ int dispatch(CommandLine& cli, const std::atomic<bool>* stop) {
   if (*cli.copybench) return copybench_command(cli.copybench_args);
   if (*cli.trace_chart) {
     const TraceChartArgs& t = cli.trace_chart_args;
-    return trace_png_command(t.trace, t.png, t.start_s, t.window_ms);
+    return trace_png_command(t.trace, t.png, t.start_s, t.window_ms, t.json);
   }
   return 0;
 }

@@ -12,6 +12,7 @@ namespace vidpipe {
 struct TraceChartArgs {
   std::string trace, png;
   double start_s = 0, window_ms = 50;
+  bool json = false;
 };
 
 struct CommandLine {

@@ -57,7 +57,7 @@ int copybench_command(const CopyBenchArgs& args) {
     write_report(result, args.out);
     table << "json: " << args.out << "\n";
   }
-  if (!args.chart.empty()) render_chart("copybench", result, args.chart, args.out);
+  if (!args.chart.empty()) render_chart("copybench", result, args.chart, args.out, table);
   if (args.json) std::cout << result.dump(2) << "\n";
   return 0;
 }

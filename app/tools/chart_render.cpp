@@ -75,7 +75,7 @@ std::string why_not(int status, const std::string& python) {
 }  // namespace
 
 bool render_chart(const std::string& kind, const nlohmann::json& data, const std::string& png,
-                  const std::string& json_path) {
+                  const std::string& json_path, std::ostream& said) {
   const std::string script = find_data_file("app/tools/charts.py");
   const std::string python = python_interpreter();
   const bool installed = std::filesystem::exists(script);
@@ -85,7 +85,7 @@ bool render_chart(const std::string& kind, const nlohmann::json& data, const std
     status = run_script({python, script, kind, input.path(), png});
   }
   if (status == 0) {
-    std::cout << "chart: " << png << "\n";
+    said << "chart: " << png << "\n";
     return true;
   }
   const std::string reason = installed ? why_not(status, python) : "the chart script " + script + " is not installed";

@@ -92,22 +92,26 @@ nlohmann::json trace_window(const std::string& trace_json, double start_s, doubl
   return {{"title", title}, {"start_s", start_s}, {"window_ms", window_ms}, {"tracks", tracks}};
 }
 
-int trace_png_command(const std::string& trace_json, const std::string& png, double start_s, double window_ms) {
+int trace_png_command(const std::string& trace_json, const std::string& png, double start_s, double window_ms,
+                      bool json) {
   // The chart over the trace it is drawn from (or any file the command reads) would lose it.
   std::error_code ec;
   if (std::filesystem::equivalent(trace_json, png, ec))
     throw ConfigError("--png: '" + png + "' is the trace '" + trace_json + "'; writing it would destroy what the "
                       "command reads: choose another path");
   const nlohmann::json window = trace_window(trace_json, start_s, window_ms);
-  std::cout << fmt::format("{}: {:g} ms from {:.3f} s after the first span\n{:<28} {:>9} {:>7} {:>6}\n",
-                           trace_json, window_ms, start_s, "track", "busy ms", "busy", "spans");
+  std::ostream& table = json ? std::cerr : std::cout;
+  table << fmt::format("{}: {:g} ms from {:.3f} s after the first span\n{:<28} {:>9} {:>7} {:>6}\n", trace_json,
+                       window_ms, start_s, "track", "busy ms", "busy", "spans");
   for (const auto& t : window.at("tracks"))
-    std::cout << fmt::format("{:<28} {:>9.2f} {:>6.1f}% {:>6}\n", t.at("name").get<std::string>(),
+    table << fmt::format("{:<28} {:>9.2f} {:>6.1f}% {:>6}\n", t.at("name").get<std::string>(),
                              t.at("busy_ms").get<double>(), 100 * t.at("busy_ms").get<double>() / window_ms,
                              t.at("spans").size());
   // The chart is this command's output: without it the command failed (exit 3), the
   // table above notwithstanding.
-  return render_chart("trace", window, png, "") ? 0 : 3;
+  const bool drawn = render_chart("trace", window, png, "", table);
+  if (json) std::cout << window.dump(2) << "\n";
+  return drawn ? 0 : 3;
 }
 
 }  // namespace vidpipe

@@ -15,6 +15,8 @@ namespace vidpipe {
 nlohmann::json trace_window(const std::string& trace_json, double start_s, double window_ms);
 
 // Prints the window's table and draws its chart; returns the exit code.
-int trace_png_command(const std::string& trace_json, const std::string& png, double start_s, double window_ms);
+// `json`: the window (tracks, busy ms, spans) as JSON on stdout, the table on stderr.
+int trace_png_command(const std::string& trace_json, const std::string& png, double start_s, double window_ms,
+                      bool json = false);
 
 }  // namespace vidpipe

@@ -206,6 +206,16 @@ TEST(BenchE2E, TraceHasSpansOnEveryTrack) {
   const auto chart = vidpipe("trace-png --trace " + trace + " --png " + png + " --start 0 --window 100");
   ASSERT_EQ(chart.code, charts_drawable() ? 0 : 3) << chart.output;  // the chart is its output
   expect_chart(chart, png);
+  // --json: the window as JSON on stdout, as in every command.
+  const std::string window_json = test::scratch_dir() + "/window.json";
+  ASSERT_EQ(test::run_command(test::vidpipe_command_line("trace-png --json --trace " + trace + " --png " + png +
+                                                         " --start 0 --window 100") + " > " + window_json + " 2>/dev/null"),
+            charts_drawable() ? 0 : 3);
+  const nlohmann::json window = read_json(window_json);
+  EXPECT_EQ(window.at("window_ms"), 100.0);
+  EXPECT_EQ(window.at("tracks").size(), names.size()) << window.dump();
+  EXPECT_NE(window.at("title").get<std::string>().find(gpu ? "vidpipe on " : "vidpipe on cpu, async"), std::string::npos)
+      << window.at("title");
   // A chart that cannot be drawn (its folder is missing: the script fails) is the command's failure.
   const auto no_chart = vidpipe("trace-png --trace " + trace + " --png /no/such/folder/t.png --start 0 --window 100");
   EXPECT_EQ(no_chart.code, 3) << no_chart.output;
