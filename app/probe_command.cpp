@@ -1,6 +1,5 @@
 // `vidpipe probe`: the ffprobe of this tool. Every stream of the input, then what vidpipe
 // reads of it (decoder, frame buffer, colour, turn) and this machine's CUDA devices.
-#include <cuda_runtime_api.h>
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -10,9 +9,9 @@
 #include "base/redact.hpp"
 #include "commands.hpp"
 #include "config/config.hpp"
-#include "memory/cuda_raii.hpp"
 #include "memory/frame_layout.hpp"
 #include "probe_streams.hpp"
+#include "version.hpp"
 #include "source/input_open.hpp"
 #include "source/video_reader.hpp"
 
@@ -59,20 +58,6 @@ nlohmann::json reader_json(const std::string& uri, const std::atomic<bool>* stop
           {"visible_bytes", visible_bytes(reader.layout())}};
 }
 
-nlohmann::json cuda_devices_json() {
-  nlohmann::json devices = nlohmann::json::array();
-  for (int i = 0, n = cuda::device_count(); i < n; ++i) {
-    cudaDeviceProp p{};
-    if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
-    devices.push_back({{"index", i},
-                       {"name", p.name},
-                       {"sm", fmt::format("sm_{}{}", p.major, p.minor)},
-                       {"memory_MiB", p.totalGlobalMem >> 20},
-                       {"copy_engines", p.asyncEngineCount}});
-  }
-  return devices;
-}
-
 void print_text(const nlohmann::json& probed) {
   std::cout << "input: " << probed["input"].get<std::string>() << "\n" << streams_text(probed);
   if (probed["video_stream"].is_null())
@@ -98,7 +83,7 @@ int probe_command(const ProbeArgs& args, const std::atomic<bool>* stop) {
   nlohmann::json probed = probe_streams(args.input, stop);
   probed["input"] = redacted_uri(args.input);
   if (!probed["video_stream"].is_null() && !read_once(args.input)) probed["reader"] = reader_json(args.input, stop);
-  probed["cuda_devices"] = cuda_devices_json();
+  probed["cuda_devices"] = gpus_json();
   if (args.json)
     std::cout << probed.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else

@@ -31,6 +31,8 @@ std::string nvidia_driver_version() {
   return at == std::string::npos ? "" : line.substr(at, end - at);
 }
 
+}  // namespace
+
 nlohmann::json gpus_json() {
   nlohmann::json gpus = nlohmann::json::array();
   int count = 0;
@@ -39,10 +41,12 @@ nlohmann::json gpus_json() {
     cudaDeviceProp p{};
     if (cudaGetDeviceProperties(&p, i) == cudaSuccess)
       gpus.push_back({{"index", i}, {"name", p.name}, {"sm", fmt::format("sm_{}{}", p.major, p.minor)},
-                      {"memory_MiB", p.totalGlobalMem >> 20}});
+                      {"memory_MiB", p.totalGlobalMem >> 20}, {"copy_engines", p.asyncEngineCount}});
   }
   return gpus;
 }
+
+namespace {
 
 // ISO 8601 in UTC whatever the machine's zone (fmt 9 formats a time_point in local time).
 std::string utc_text(std::chrono::system_clock::time_point t) {
