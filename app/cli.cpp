@@ -15,6 +15,14 @@ void define_run(CommandLine& cli) {
   cli.run->add_flag("--json", cli.run_args.json, "Print the report on stdout instead of the summary (for scripts)");
 }
 
+void define_serve(CommandLine& cli) {
+  cli.serve_args.config_path = "config/serve.yaml";
+  cli.serve = cli.app.add_subcommand(
+      "serve", "Run as a service: inputs added and removed over HTTP (POST/DELETE /inputs), /healthz, /readyz, /metrics");
+  add_run_options(*cli.serve, cli.serve_args);
+  cli.serve->add_flag("--json", cli.serve_args.json, "At the end, print the service's report on stdout");
+}
+
 void define_bench(CommandLine& cli) {
   cli.bench_args.config_path = "config/bench.yaml";
   cli.bench = cli.app.add_subcommand("bench", "Run one input through every copy mode and compare them");
@@ -59,6 +67,7 @@ void define_commands(CommandLine& cli) {
   cli.app.add_flag("-v,--verbose", cli.verbose, "Also show FFmpeg's log messages");
   cli.app.add_flag("-q,--quiet", cli.quiet, "Only warnings and errors on stderr (the summary still goes to stdout)");
   define_run(cli);
+  define_serve(cli);
   define_bench(cli);
   define_tools(cli);
   // -v and -q also after the command, as `vidpipe run -v ...`.
@@ -67,6 +76,7 @@ void define_commands(CommandLine& cli) {
 
 int dispatch(CommandLine& cli, const std::atomic<bool>* stop) {
   if (*cli.run) return run_command(cli.run_args, stop);
+  if (*cli.serve) return serve_command(cli.serve_args, stop);
   if (*cli.config_doc) {
     std::cout << (cli.config_yaml ? config_template_yaml() : config_reference_markdown());
     return 0;

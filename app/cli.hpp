@@ -19,14 +19,14 @@ struct CommandLine {
   CLI::App app{"vidpipe: what synchronous host-to-device copies cost a video pipeline, and how "
                "pinned buffers plus CUDA streams win it back"};
   bool verbose = false, quiet = false;
-  RunArgs run_args, bench_args;
+  RunArgs run_args, bench_args, serve_args;
   int bench_preload = 0;
   bool bench_brief = false, bench_density = false;
   CopyBenchArgs copybench_args;
   TraceChartArgs trace_chart_args;
   ProbeArgs probe_args;
   bool config_yaml = false;
-  CLI::App *run = nullptr, *bench = nullptr, *copybench = nullptr, *trace_chart = nullptr, *probe = nullptr,
+  CLI::App *run = nullptr, *bench = nullptr, *copybench = nullptr, *trace_chart = nullptr, *probe = nullptr, *serve = nullptr,
            *config_doc = nullptr;
 };
 

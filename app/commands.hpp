@@ -26,6 +26,9 @@ Config load_run_config(const RunArgs& args);
 // The same, refused (ConfigError) when an output of the run or bench would land on an input.
 Config load_checked_config(const RunArgs& args, bool bench);
 int run_command(const RunArgs& args, const std::atomic<bool>* stop);
+// `vidpipe serve`, and `run` with input.keep_running: `config` is loaded and checked.
+int serve(Config config, const RunArgs& args, const std::atomic<bool>* stop);
+int serve_command(const RunArgs& args, const std::atomic<bool>* stop);
 
 // bench takes the run options (config, --set, --input, --trace) and runs every mode.
 // `brief`: only the naive and best rung of each ladder, with their ratio and verdicts.

@@ -77,6 +77,10 @@ namespace {
 int run_command(const RunArgs& args, const std::atomic<bool>* stop) {
   const auto started = std::chrono::system_clock::now();
   const Config config = load_checked_config(args, false);
+  if (config.input.keep_running) {
+    check_inputs_exist(config);
+    return serve(config, args, stop);
+  }
   const RunResult result = [&] {
     try {
       check_inputs_exist(config);

@@ -63,11 +63,11 @@ UniqueFd open_fifo_writer(const std::string& path, const std::string& what) {
   }
 }
 
-OutputFile::OutputFile(std::string path, std::string what)
+OutputFile::OutputFile(std::string path, std::string what, unsigned mode)
     : path_(std::move(path)), what_(std::move(what)), in_place_(is_special_file(path_)) {
   temp_ = in_place_ ? path_ : temporary_path_for(path_);
   if (in_place_) fd_ = open_fifo_writer(path_, what_).release();
-  if (fd_ < 0) fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, static_cast<mode_t>(mode));
   if (fd_ < 0) fail(errno);
 }
 
@@ -108,8 +108,8 @@ void OutputFile::fail(int error) {
   throw OutputError(fmt::format("cannot write {} '{}': {}", what_, path_, std::strerror(error)));
 }
 
-void write_output_file(const std::string& path, const std::string& what, std::string_view text) {
-  OutputFile out(path, what);
+void write_output_file(const std::string& path, const std::string& what, std::string_view text, unsigned mode) {
+  OutputFile out(path, what, mode);
   out.write(text);
   out.commit();
 }

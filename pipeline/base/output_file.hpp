@@ -28,8 +28,9 @@ UniqueFd open_fifo_writer(const std::string& path, const std::string& what);
 
 class OutputFile {
  public:
-  // `what` names the output in errors, e.g. "report" or "metrics.detections".
-  OutputFile(std::string path, std::string what);
+  // `what` names the output in errors, e.g. "report" or "metrics.detections". `mode`: the
+  // new file's permissions before the umask (0600 for one that may hold passwords).
+  OutputFile(std::string path, std::string what, unsigned mode = 0666);
   ~OutputFile();  // not committed: the temporary goes
   OutputFile(const OutputFile&) = delete;
   OutputFile& operator=(const OutputFile&) = delete;
@@ -49,6 +50,7 @@ class OutputFile {
 };
 
 // The whole of `text` as `path`, through an OutputFile.
-void write_output_file(const std::string& path, const std::string& what, std::string_view text);
+void write_output_file(const std::string& path, const std::string& what, std::string_view text,
+                       unsigned mode = 0666);
 
 }  // namespace vidpipe

@@ -48,6 +48,7 @@ std::vector<KeySpec> declare_all_keys() {
   declare_section(root, "overlay", &Config::overlay);
   declare_section(root, "sink", &Config::sink);
   declare_section(root, "metrics", &Config::metrics);
+  declare_section(root, "control", &Config::control);
   declare_section(root, "bench", &Config::bench);
   return keys;
 }

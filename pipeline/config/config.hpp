@@ -13,6 +13,7 @@
 #include "device/copy_config.hpp"
 #include "device/gpu_config.hpp"
 #include "metrics/metrics_config.hpp"
+#include "service/control_config.hpp"
 #include "sink/sink_config.hpp"
 #include "source/input_config.hpp"
 #include "source/reader_config.hpp"
@@ -32,6 +33,7 @@ struct Config {
   OverlayConfig overlay;
   SinkConfig sink;
   MetricsConfig metrics;
+  ControlConfig control;
   BenchConfig bench;
 
   // Where each key was set ("file:line:col", "--set", "--input", or "default"), for messages.

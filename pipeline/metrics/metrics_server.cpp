@@ -32,15 +32,44 @@ void not_yet(httplib::Response& response) {
   response.set_content("vidpipe: the run is starting or has ended\n", "text/plain");
 }
 
+void answer_json(httplib::Response& response, int status, const nlohmann::json& body) {
+  response.status = status;
+  response.set_content(body.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", "application/json");
+}
+
+// Whether a mutating call may go on; when not, the response says why.
+bool permitted(const std::shared_ptr<ControlApi>& control, const httplib::Request& request,
+               httplib::Response& response) {
+  if (!control) {
+    answer_json(response, 405, {{"error", "this run does not take inputs over HTTP: start it with `vidpipe serve` or "
+                                          "input.keep_running: true"}});
+    return false;
+  }
+  if (!control->token_configured()) {
+    answer_json(response, 403, {{"error", "no control token is configured (control.token_file or "
+                                          "VIDPIPE_CONTROL_TOKEN): inputs cannot be changed over HTTP"}});
+    return false;
+  }
+  if (!control->authorised(request.get_header_value("Authorization"))) {
+    response.set_header("WWW-Authenticate", "Bearer");
+    answer_json(response, 401, {{"error", "missing or wrong bearer token (Authorization: Bearer <token>)"}});
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
-MetricsServer::MetricsServer(const ListenAddress& address) : server_(std::make_unique<httplib::Server>()) {
+MetricsServer::MetricsServer(const ListenAddress& address, std::shared_ptr<ControlApi> control)
+    : server_(std::make_unique<httplib::Server>()) {
+  shared_->control = std::move(control);
   server_->new_task_queue = [] { return new httplib::ThreadPool(answer_threads); };
   server_->set_payload_max_length(max_request_body);
   server_->set_read_timeout(client_timeout_s, 0);
   server_->set_write_timeout(client_timeout_s, 0);
   server_->set_keep_alive_timeout(client_timeout_s);
   route();
+  route_control();
   errno = 0;
   port_ = address.port == 0 ? server_->bind_to_any_port(address.host)
                             : (server_->bind_to_port(address.host, address.port) ? address.port : -1);
@@ -126,7 +155,8 @@ void MetricsServer::route() {
                          "application/json");
   });
   server_->Get("/", [](const httplib::Request&, httplib::Response& response) {
-    response.set_content("vidpipe: /metrics (Prometheus), /report (JSON), /inputs (JSON), /healthz, /readyz\n",
+    response.set_content("vidpipe: /metrics (Prometheus), /report (JSON), /inputs (JSON; serving: POST to add, "
+                         "DELETE /inputs/{id} to remove, with a bearer token), /healthz, /readyz\n",
                          "text/plain");
   });
   // A snapshot that throws answers 500 with the reason rather than ending the process.
@@ -137,6 +167,20 @@ void MetricsServer::route() {
       response.set_content(std::string("vidpipe: ") + e.what() + "\n", "text/plain");
     }
     response.status = 500;
+  });
+}
+
+// POST /inputs and DELETE /inputs/{id}: the token first, then the service.
+void MetricsServer::route_control() {
+  server_->Post("/inputs", [shared = shared_](const httplib::Request& request, httplib::Response& response) {
+    if (!permitted(shared->control, request, response)) return;
+    const ControlApi::Answer answer = shared->control->add_input(request.body);
+    answer_json(response, answer.status, answer.body);
+  });
+  server_->Delete(R"(/inputs/([^/]+))", [shared = shared_](const httplib::Request& request, httplib::Response& response) {
+    if (!permitted(shared->control, request, response)) return;
+    const ControlApi::Answer answer = shared->control->remove_input(request.matches[1]);
+    answer_json(response, answer.status, answer.body);
   });
 }
 

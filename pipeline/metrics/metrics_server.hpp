@@ -11,6 +11,7 @@
 #include <string>
 #include <thread>
 
+#include "metrics/control_api.hpp"
 #include "metrics/metrics_config.hpp"
 
 namespace httplib {
@@ -26,7 +27,8 @@ class MetricsServer {
 
   // Binds and answers at once (503 until a snapshot is published), so that a port already
   // taken is a ConfigError naming metrics.listen before any input or output is opened.
-  explicit MetricsServer(const ListenAddress& address);
+  // `control` (may be null: POST and DELETE answer 405) takes the mutating calls.
+  explicit MetricsServer(const ListenAddress& address, std::shared_ptr<ControlApi> control = nullptr);
   // Stops serving and joins its thread; a client that still holds a worker a few seconds
   // later (a slowloris) is left to the process's end rather than holding the run.
   ~MetricsServer();
@@ -55,10 +57,12 @@ class MetricsServer {
     std::mutex snapshot_mutex;
     Snapshot snapshot;  // nullptr before one is published and after it is withdrawn
     std::atomic<bool> listen_ended{false};
+    std::shared_ptr<ControlApi> control;  // set before the server listens
     // The snapshot, or nullptr before one is published and after it is withdrawn.
     nlohmann::json take_snapshot(bool& available);
   };
   void route();
+  void route_control();
 
   std::shared_ptr<Shared> shared_ = std::make_shared<Shared>();
   std::unique_ptr<httplib::Server> server_;

@@ -7,6 +7,7 @@
 #include <prometheus/text_serializer.h>
 
 #include <cmath>
+#include <map>
 #include <sstream>
 
 namespace vidpipe {
@@ -38,15 +39,17 @@ class Families {
     families_.push_back({name, help, type, {}});
     return families_.back();
   }
+  // Labels every metric added from here on gets first (a service's `pipeline`).
+  void set_base_labels(Labels labels) { base_ = std::move(labels); }
   void gauge(const std::string& name, const std::string& help, double value, Labels labels = {}) {
     ClientMetric m;
-    m.label = std::move(labels);
+    m.label = with_base(std::move(labels));
     m.gauge.value = value;
     family(name, MetricType::Gauge, help).metric.push_back(std::move(m));
   }
   void counter(const std::string& name, const std::string& help, double value, Labels labels = {}) {
     ClientMetric m;
-    m.label = std::move(labels);
+    m.label = with_base(std::move(labels));
     m.counter.value = value;
     family(name, MetricType::Counter, help).metric.push_back(std::move(m));
   }
@@ -54,7 +57,7 @@ class Families {
   void summary(const std::string& name, const std::string& help, const nlohmann::json& stage, double count,
                Labels labels = {}) {
     ClientMetric m;
-    m.label = std::move(labels);
+    m.label = with_base(std::move(labels));
     m.summary.sample_count = static_cast<std::uint64_t>(count);
     m.summary.sample_sum = number(stage, "mean_ms") * count / 1e3;
     m.summary.quantile = {{0.5, number(stage, "p50_ms") / 1e3}, {0.99, number(stage, "p99_ms") / 1e3}};
@@ -67,7 +70,12 @@ class Families {
   }
 
  private:
+  Labels with_base(Labels labels) const {
+    labels.insert(labels.begin(), base_.begin(), base_.end());
+    return labels;
+  }
   std::vector<MetricFamily> families_;
+  Labels base_;
 };
 
 void add_run(Families& f, const nlohmann::json& r) {
@@ -146,14 +154,38 @@ void add_memory(Families& f, const nlohmann::json& r) {
           number(memory, "device_mib_at_end") * (1 << 20));
 }
 
-}  // namespace
-
-std::string prometheus_text(const nlohmann::json& report) {
-  Families families;
+void add_report(Families& families, const nlohmann::json& report) {
   add_run(families, report);
   add_stages(families, report);
   add_inputs(families, report);
   add_memory(families, report);
+}
+
+// A serving process: each pipeline's figures labelled with its id, and how many are in
+// each state.
+void add_service(Families& f, const nlohmann::json& service) {
+  std::map<std::string, int> states{{"starting", 0}, {"running", 0}, {"ended", 0}, {"stopped", 0}, {"failed", 0}};
+  for (const nlohmann::json& input : service.value("inputs", nlohmann::json::array())) ++states[input.value("state", "")];
+  for (const auto& [state, count] : states)
+    f.gauge("vidpipe_service_inputs", "a serving process's inputs in each state (report: inputs[].state)", count,
+            {{"state", state}});
+  const nlohmann::json pipelines = service.value("pipelines", nlohmann::json::object());
+  for (const auto& [id, report] : pipelines.items()) {
+    if (!report.is_object()) continue;  // still opening: no figures yet
+    f.set_base_labels({{"pipeline", utf8_label(id)}});
+    add_report(f, report);
+  }
+  f.set_base_labels({});
+}
+
+}  // namespace
+
+std::string prometheus_text(const nlohmann::json& report) {
+  Families families;
+  if (report.value("kind", "") == "service")
+    add_service(families, report);
+  else
+    add_report(families, report);
   return families.text();
 }
 

@@ -143,7 +143,26 @@ std::string mode_label(const Config& c) {
   return label;
 }
 
-RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, const std::string& program_version) {
+// Shows a run's live report on a board for as long as it lives.
+class BoardShowing {
+ public:
+  BoardShowing(LiveReportBoard* board, PipelineParts& parts, const std::string& program_version) : board_(board) {
+    if (board_) board_->show([&parts, program_version] { return live_report(parts, {program_version, false}); });
+  }
+  ~BoardShowing() { withdraw(); }
+  BoardShowing(const BoardShowing&) = delete;
+  BoardShowing& operator=(const BoardShowing&) = delete;
+  void withdraw() {
+    if (board_) board_->withdraw();
+    board_ = nullptr;
+  }
+
+ private:
+  LiveReportBoard* board_;
+};
+
+RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, const std::string& program_version,
+                       LiveReportBoard* board) {
   // metrics.listen's endpoint binds before anything opens: a port in use is a config error.
   const std::unique_ptr<MetricsServer> server =
       config.metrics.listen.empty() ? nullptr : std::make_unique<MetricsServer>(parse_listen(config.metrics.listen));
@@ -153,6 +172,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, cons
     return live_report(p, {program_version, false});
   })
                                   : nullptr;
+  BoardShowing showing(board, *parts, program_version);
   const int n = parts->sources->count();
   spdlog::info("running {} on {} -> {}{}", mode_label(parts->config), parts->executor->device_name(),
                parts->sinks.front()->describe(),
@@ -167,6 +187,7 @@ RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, cons
   // Freed here rather than on return so that what freeing costs (pinned pools, the
   // executor's device memory) is in the report; the endpoint stops answering first.
   publication.reset();
+  showing.withdraw();
   const double releasing_from = steady_seconds();
   parts.reset();
   shutdown.release_s = steady_seconds() - releasing_from;

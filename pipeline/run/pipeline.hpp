@@ -3,6 +3,7 @@
 #pragma once
 #include <atomic>
 #include <exception>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -31,11 +32,24 @@ struct RunResult {
   std::exception_ptr error;
 };
 
+// Where a run shows its live report besides its own metrics.listen: a serving process runs
+// a pipeline per input (service/input_service.hpp) and answers for them all on one endpoint.
+class LiveReportBoard {
+ public:
+  virtual ~LiveReportBoard() = default;
+  // From when the run is assembled until withdraw(); called on other threads meanwhile.
+  virtual void show(std::function<nlohmann::json()> snapshot) = 0;
+  // Before the parts go: waits for a snapshot in progress.
+  virtual void withdraw() = 0;
+};
+
 // Runs the whole pipeline; `stop` (may be null) ends it early but cleanly: frames
 // already read are finished and the output file is finalised. Errors before the
 // pipeline starts (bad input, config, CUDA) throw; errors during it come back in
 // RunResult::error. `program_version` goes into the report as vidpipe_version.
-RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, const std::string& program_version = {});
+// `board` (may be null) is shown the live report while the run goes on.
+RunResult run_pipeline(const Config& config, const std::atomic<bool>* stop, const std::string& program_version = {},
+                       LiveReportBoard* board = nullptr);
 
 std::string mode_label(const Config& config);
 

@@ -49,6 +49,7 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
                       {"frames_measured", measured ? s.input_frames_measured[i] : 0},
                       {"fps", measured ? s.input_fps[i] : 0.0}, {"decode_errors", sources.reader(i).decode_errors()},
                       {"reconnects", sources.reader(i).reconnects()},
+                      {"reconnecting", sources.reader(i).reconnecting()},
                       {"frames_written", p.sinks[i]->frames_written()},
                       {"startup", input_startup_json(info, sources.reader(i).pool())}});
   }

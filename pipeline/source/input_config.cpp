@@ -43,6 +43,10 @@ void declare_keys(Keys<InputConfig>& k) {
            "NAT and firewalls), on UDP ports (`udp`: lower latency on a clean LAN, lost packets show as "
            "decode errors) or FFmpeg's choice (`auto`: UDP, then TCP).");
   k.boolean("loop", &InputConfig::loop, "restart the file at its end (for long runs).");
+  k.boolean("keep_running", &InputConfig::keep_running,
+            "serve, as `vidpipe serve` does: start with the configured inputs (none is fine), each as a "
+            "pipeline of its own, take more with `POST /inputs` and remove them with `DELETE /inputs/{id}` on "
+            "`metrics.listen` (with `control.token_file`'s token), and run until SIGTERM or SIGINT.");
   k.boolean("realtime", &InputConfig::realtime,
             "pace file frames at the stream's frame rate, as a camera would; such a file is then live for "
             "`input.drop`.");

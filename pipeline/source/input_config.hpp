@@ -28,6 +28,7 @@ struct ReconnectOptions {
 struct InputConfig {
   std::string uri = "assets/sample-4k.mp4";
   bool loop = false;
+  bool keep_running = false;  // serve: wait for inputs added over HTTP (service/input_service.hpp)
   bool realtime = false;
   std::int64_t max_frames = 0;
   DropPolicy drop = DropPolicy::oldest;

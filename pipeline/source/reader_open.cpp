@@ -141,8 +141,15 @@ void VideoReader::reconnect(int error) {
   spdlog::warn("'{}': source lost after frame {} ({})", shown_uri_, next_index_, cause);
   input_.reset();  // a UDP port can be bound once: let go of it before listening again
   int index = -1;
-  AvInputPtr input =
-      open_with_retries(fmt::format("source lost after frame {} ({})", next_index_, cause), &layout_, &index);
+  reconnecting_ = true;
+  AvInputPtr input;
+  try {
+    input = open_with_retries(fmt::format("source lost after frame {} ({})", next_index_, cause), &layout_, &index);
+  } catch (...) {
+    reconnecting_ = false;
+    throw;
+  }
+  reconnecting_ = false;
   if (!input) {  // stopping
     input_done_ = true;
     return;

@@ -127,6 +127,8 @@ class VideoReader {
   std::int64_t decode_errors() const;
   std::int64_t converted_frames() const { return converted_frames_; }
   int reconnects() const { return reconnects_; }
+  // Between losing a live source and having it open again (for /readyz).
+  bool reconnecting() const { return reconnecting_; }
 
  private:
   static int get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags);
@@ -215,6 +217,7 @@ class VideoReader {
   AvFramePtr primed_;          // the first NVDEC frame, decoded by confirm_nvdec()
   bool copy_out_of_nvdec_ = false;  // frames leave NVDEC's surfaces at once (NvdecDecoder::copy_out)
   std::atomic<int> reconnects_{0};
+  std::atomic<bool> reconnecting_{false};
   int pending_reconnect_ = 0;  // the read error, while the decoder drains before a reconnect
   int source_ = 0;
   std::vector<DecodedFrame> preloaded_;  // input.preload: held, and handed out again in turn
