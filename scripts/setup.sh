@@ -10,10 +10,12 @@ packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
   libopencv-core-dev libopencv-imgproc-dev libopencv-highgui-dev libopencv-objdetect-dev libopencv-imgcodecs-dev opencv-data opencv-doc
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev prometheus-cpp-dev
-  python3-matplotlib python3-jsonschema prometheus)
+  python3-matplotlib python3-jsonschema python3-yaml prometheus
+  podman runc mmdebstrap curl)
 # cpp-httplib serves metrics.listen and prometheus-cpp writes its exposition text;
 # matplotlib draws the charts; jsonschema checks reports against docs/report.schema.json in the
-# tests; prometheus brings promtool, which checks the /metrics exposition in the tests.
+# tests; prometheus brings promtool, which checks the /metrics exposition in the tests;
+# podman, runc and mmdebstrap build the image and play deploy/k8s (docs/DEPLOY.md).
 # npm fetches the detector's weights; a machine may have it from outside Debian.
 command -v npm >/dev/null || packages+=(npm)
 missing=()

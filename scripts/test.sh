@@ -2,6 +2,7 @@
 # Set up, build and run every test (GPU tests skip without a CUDA device), then the
 # unit tests and the fault e2e tests (bad input, interruptions, live sources) again under
 # AddressSanitizer + UBSan (VIDPIPE_ASAN=0 skips that part) and
+# the image and deploy/k8s played by podman (VIDPIPE_CONTAINER=0 skips it), and
 # the fuzz targets for a bounded time (VIDPIPE_FUZZ=0 skips them; FUZZ_SECONDS sets it).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -41,6 +42,12 @@ if [ "${VIDPIPE_ASAN:-1}" != 0 ]; then
   phase "ASan hostile suite"
   run_sharded ./build-asan/tests/vidpipe_hostile_tests
   unset ASAN_OPTIONS UBSAN_OPTIONS
+fi
+# The image and the Kubernetes manifests, played by podman (VIDPIPE_CONTAINER=0 skips it).
+if [ "${VIDPIPE_CONTAINER:-1}" != 0 ]; then
+  phase "image and kube play"
+  if [ "$(id -u)" -eq 0 ]; then bash tests/deploy/kube_play_test.sh
+  else echo "kube play: skipped (podman's storage and runc here need root)"; fi
 fi
 if [ "${VIDPIPE_FUZZ:-1}" != 0 ]; then
   phase fuzz
