@@ -76,9 +76,15 @@ std::string command_line(const HostileCase& c, const Place& p) {
   // The command word comes after vidpipe's own flags (`-q run ...`).
   std::size_t at = 0;
   while (args.compare(at, 1, "-") == 0 && args.find(' ', at) != std::string::npos) at = args.find(' ', at) + 1;
-  for (const std::string command : {"run", "bench"}) {
+  for (const std::string command : {"run", "bench", "serve"}) {
     if (args.compare(at, command.size() + 1, command + " ") != 0) continue;
     std::string defaults = " --set device=cpu --set gpu.model=" + p.dir + "/model --set gpu.inference=false";
+    // A service listens: on a port of its own, not serve.yaml's, so that cases run side by side.
+    if (command == "serve") {
+      defaults += " --set metrics.listen=127.0.0.1:0";
+      args.insert(at + command.size(), defaults);
+      continue;
+    }
     if (args.find("--config") == std::string::npos && args.find("-c ") == std::string::npos)
       defaults += command == "run" ? " --config " + p.dir + "/my.yaml" : " --config " + source_dir() + "/config/bench.yaml";
     args.insert(at + command.size(), defaults);
