@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
 # Modes: tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
-# density | held | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
+# density | held | serve | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
@@ -272,5 +272,13 @@ if mode held; then
 print('held: %d inputs, %d frames, %d dropped after the first second (%d in all), latency p99 %.1f ms, lag p99 %.1f ms, first frame out %.2f s, inputs opened in %.2f s' % (
   len(j['inputs']), j['frames'], j['frames_dropped_measured'], j['frames_dropped'], j['latency']['p99_ms'], j['live_lag']['p99_ms'],
   s['first_frame']['delivered_s'], s['inputs_s']))"
+fi
+if mode serve; then
+  # Issue 31 on the GPU: the serving process's HTTP tests (inputs added and removed, 100
+  # cycles with threads, open files, host and device memory checked, restart, shards).
+  for t in serve_control serve_restart; do
+    python3 "tests/service/${t}_test.py" "$VIDPIPE_BIN" 2>&1 | tee "$OUT/$t.log" | tail -3; st=${PIPESTATUS[0]}
+    ((st)) && status=$st
+  done
 fi
 exit $status
