@@ -276,7 +276,7 @@ fi
 if mode serve; then
   # Issue 31 on the GPU: the serving process's HTTP tests (inputs added and removed, 100
   # cycles with threads, open files, host and device memory checked, restart, shards).
-  for t in serve_control serve_restart; do
+  for t in serve_control serve_restart serve_live; do
     # Its shipped configs (config/serve.yaml) are this checkout's: the tests run serve from folders of their own.
     VIDPIPE_DATA=$PWD python3 "tests/service/${t}_test.py" "$VIDPIPE_BIN" 2>&1 | tee "$OUT/$t.log" | tail -3; st=${PIPESTATUS[0]}
     ((st)) && status=$st
