@@ -76,8 +76,9 @@ class InputService::Pipeline : public LiveReportBoard {
       state = result.error ? "failed" : stop_ ? "stopped" : "ended";
       if (result.error) error = report.value("error", "");
     } catch (const std::exception& e) {
+      // Removed (or the service stopped) while it was still opening: what was asked for.
       state = stop_ ? "stopped" : "failed";
-      error = e.what();
+      if (!stop_) error = e.what();
     }
     if (!error.empty()) spdlog::warn("input {}: {}", id_, redacted_text(error));
     {
@@ -204,6 +205,7 @@ Answer InputService::add(const std::string& wanted_id, const std::string& uri, b
     remove_input(pipeline->id());
     return refused(422, redacted_text(view.error));
   }
+  if (state == "stopped") return refused(409, "input " + pipeline->id() + " was removed while it started");
   const nlohmann::json line = service_report({view}, program_version_, false)["inputs"][0];
   return {state == "starting" ? 202 : 201, line};
 }

@@ -6,7 +6,7 @@ password.
 - when the sender stops, /inputs says it is reconnecting and /readyz turns 503, naming it;
 - when the sender comes back, the input reconnects (reconnects >= 1) and /readyz is 200 again;
 - an RTSP URL's password is in no answer (/inputs, /report, /metrics, the POST's own) and
-  not in the log.
+  not in the log; removing that input while it still connects is a stop, not an error.
 
 Usage: serve_live_test.py VIDPIPE_BINARY"""
 import json
@@ -66,7 +66,9 @@ status, answer = service.call("POST", "/inputs", {"uri": f"rtsp://admin:{secret}
 answers = json.dumps(answer) + json.dumps(service.call("GET", "/inputs")[1]) + \
     json.dumps(service.call("GET", "/report")[1]) + service.call("GET", "/metrics")[1]
 check(secret not in answers, "the URL's password is in no answer")
-service.call("DELETE", "/inputs/door")
+status, removed = service.call("DELETE", "/inputs/door")
+check(status == 200 and removed["state"] == "stopped" and "error" not in removed,
+      f"removing an input while it still connects is a stop, not an error: {status} {removed}")
 service.stop()
 check(secret not in service.log_text(), "the URL's password is not in the log")
 finish()
