@@ -50,8 +50,10 @@ std::vector<std::pair<std::size_t, std::string>> configured_inputs(const Config&
   return mine;
 }
 
+// Started without waiting: 64 cameras that do not answer must not hold the service for
+// 64 x InputService::start_wait_s (serve() waits for them all at once).
 void add_at_start(InputService& service, const std::string& id, const std::string& uri, bool kept) {
-  const ControlApi::Answer answer = service.add(id, uri, kept);
+  const ControlApi::Answer answer = service.add(id, uri, kept, 0);
   if (answer.status >= 400) spdlog::warn("input {}: not started: {}", id, answer.body.value("error", ""));
 }
 
@@ -81,6 +83,7 @@ int serve(Config config, const RunArgs& args, const std::atomic<bool>* stop) {
   auto publication = server.publish([service] { return service->report(); });
   for (const auto& [index, uri] : configured) add_at_start(*service, std::to_string(index), uri, false);
   for (const KeptInput& input : kept) add_at_start(*service, input.id, input.uri, true);
+  service->wait_started(InputService::start_wait_s);
   if (!service->token_configured())
     spdlog::info("no control token (control.token_file or VIDPIPE_CONTROL_TOKEN): inputs cannot be added over HTTP");
   spdlog::info("serving: POST /inputs adds one, DELETE /inputs/<id> removes it; SIGTERM or Ctrl-C ends");

@@ -166,7 +166,7 @@ std::string InputService::next_free_id() const {
     if (!pipelines_.count(std::to_string(n))) return std::to_string(n);
 }
 
-Answer InputService::add(const std::string& wanted_id, const std::string& uri, bool kept) {
+Answer InputService::add(const std::string& wanted_id, const std::string& uri, bool kept, double wait_s) {
   std::shared_ptr<Pipeline> pipeline;
   {
     std::lock_guard lock(mutex_);
@@ -199,7 +199,7 @@ Answer InputService::add(const std::string& wanted_id, const std::string& uri, b
   }
   pipeline->start(program_version_);
   spdlog::info("input {} added: {}", pipeline->id(), redacted_uri(uri));
-  const std::string state = pipeline->wait_started(start_wait_s);
+  const std::string state = pipeline->wait_started(wait_s);
   PipelineView view = pipeline->view();
   if (state == "failed") {
     remove_input(pipeline->id());
@@ -244,6 +244,17 @@ Answer InputService::remove_input(const std::string& id) {
   PipelineView view = pipeline->view();
   nlohmann::json line = service_report({view}, program_version_, true)["inputs"][0];
   return {200, line};
+}
+
+void InputService::wait_started(double seconds) const {
+  std::vector<std::shared_ptr<Pipeline>> listed;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [id, pipeline] : pipelines_) listed.push_back(pipeline);
+  }
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (const auto& pipeline : listed)
+    pipeline->wait_started(std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count());
 }
 
 void InputService::stop_all() {

@@ -31,10 +31,13 @@ class InputService : public ControlApi {
   InputService& operator=(const InputService&) = delete;
 
   // Starts a pipeline for `uri` under `id` (empty: the next free number). `kept`: added over
-  // HTTP, so written to control.state_file. Waits up to `start_wait_s` for its first report:
-  // 201 running, 202 still opening (a network source that is not there yet), 4xx refused
-  // (bad id, id taken, the input or its outputs refused; the body's "error" says why).
-  Answer add(const std::string& id, const std::string& uri, bool kept);
+  // HTTP, so written to control.state_file. Waits up to `wait_s` for its first report: 201
+  // running, 202 still opening (a network source that is not there yet), 4xx refused (bad
+  // id, id taken, the input or its outputs refused; the body's "error" says why).
+  Answer add(const std::string& id, const std::string& uri, bool kept, double wait_s = start_wait_s);
+  // Waits up to `seconds` in all for every pipeline to be past opening (the configured
+  // inputs at the start, opened at once rather than one after another).
+  void wait_started(double seconds) const;
   // Stops every pipeline, their outputs finalised; later calls to add are refused (503).
   void stop_all();
   // The whole service, as /report gives it (service_report.hpp).
