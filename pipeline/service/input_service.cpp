@@ -182,11 +182,13 @@ Answer InputService::add(const std::string& wanted_id, const std::string& uri, b
           check_inputs_exist(config);
           refuse_outputs_onto_inputs(config, false);
           check_output_places(config, false);
-          // Nor onto another input's input, nor it onto theirs (out-a.mp4 given as an input).
+          // Nor its outputs onto another pipeline's input, nor theirs onto its input (out-a.mp4
+          // of an earlier run given as an input while a writes it again). Each checked as a
+          // one-input config: with several, the guard would name the outputs out-a-0.mp4, ...
           for (const auto& [other_id, other] : pipelines_) {
             Config mine = config, theirs = other->config();
-            mine.inputs = {uri, other->uri()};
-            theirs.inputs = {other->uri(), uri};
+            mine.input.uri = other->uri();
+            theirs.input.uri = uri;
             refuse_outputs_onto_inputs(mine, false);
             refuse_outputs_onto_inputs(theirs, false);
           }
