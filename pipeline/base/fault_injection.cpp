@@ -36,8 +36,17 @@ InjectedFault parse_injected_fault(const std::string& value) {
     f.stop_in_loop_seek = true;
     return f;
   }
+  if (const auto decoder = frame_after(value.substr(0, value.rfind(':')), "slow-decoder:")) {
+    const auto ms = frame_after(value.substr(value.rfind(':')), ":");
+    if (ms) {
+      f.slow_decoder = static_cast<int>(*decoder);
+      f.slow_decoder_ms = static_cast<int>(*ms);
+      return f;
+    }
+  }
   throw ConfigError("VIDPIPE_INJECT_FAULT='" + value +
-                    "': expected gpu-trap:<frame>, stop-in-loop-seek or stop-in-read:<frame>, e.g. gpu-trap:40");
+                    "': expected gpu-trap:<frame>, stop-in-loop-seek, stop-in-read:<frame> or slow-decoder:<decoder>:<ms>, "
+                    "e.g. gpu-trap:40");
 }
 
 InjectedFault injected_fault_from_env() {

@@ -34,6 +34,14 @@ nlohmann::json input_startup_json(const VideoInfo& info, const FramePool& pool) 
           {"pool_filled_s", pinned < 0 ? nlohmann::json(nullptr) : nlohmann::json(pinned)}};
 }
 
+// A split file's decoders: the segments and frames each took, and its rate while decoding.
+nlohmann::json split_json(const VideoReader& reader) {
+  nlohmann::json decoders = nlohmann::json::array();
+  for (const SegmentDealer::DecoderFigures& d : reader.split_figures())
+    decoders.push_back({{"segments", d.segments}, {"frames", d.frames}, {"fps", d.fps()}});
+  return decoders;
+}
+
 nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
   const FrameSources& sources = *p.sources;
   nlohmann::json inputs = nlohmann::json::array();
@@ -50,6 +58,7 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
                       {"fps", measured ? s.input_fps[i] : 0.0}, {"decode_errors", sources.reader(i).decode_errors()},
                       {"reconnects", sources.reader(i).reconnects()},
                       {"reconnecting", sources.reader(i).reconnecting()},
+                      {"split_decoders", split_json(sources.reader(i))},
                       {"frames_written", p.sinks[i]->frames_written()},
                       {"startup", input_startup_json(info, sources.reader(i).pool())}});
   }

@@ -16,8 +16,11 @@ void declare_keys(Keys<ReaderConfig>& k) {
             "FFmpeg decoder threads per CPU-decoded input; 0: with one input FFmpeg chooses (cores + 1, at "
             "most 16), with several the cores are shared out (cores / inputs, at least 1 each).");
   k.integer("decoders", &ReaderConfig::decoders, 1, 8,
-            "decoders one file is split over: the file is cut at its keyframes (at least a second apart) and "
-            "decoder k takes segments k, k + N, k + 2N, ..., the frames put back in order. With `nvdec` each "
+            "decoders one file is split over: the file is cut at its keyframes (at least a second apart), "
+            "each decoder takes the next segment when it is done with one (a decoder clearly slower than the "
+            "others takes one far enough ahead to be done when the reading gets there, so it never holds the "
+            "others up), and the frames are put back in order; the report's `inputs[].split_decoders` says "
+            "what each took and its rate. With `nvdec` each "
             "is a session of its own, and sessions add up where one alone bounds the run: each runs up to a "
             "whole segment ahead, in device memory of its own (a 3-s 4K segment: 1.1 GB a session, at most "
             "a quarter of the free device memory in all). CPU decoders each get `reader.threads`. MP4/MOV "

@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <utility>
+
 #include "base/errors.hpp"
 #include "common/cuda_check.hpp"
 #include "source/nvdec.hpp"
@@ -28,8 +30,8 @@ void VideoReader::split_over_decoders() {
   // No decoder without a segment of its own.
   const int decoders = loop ? options_.reader.decoders
                             : std::min(options_.reader.decoders, static_cast<int>(starts.size()));
-  options_.segments = {starts, 0, decoders, loop};
-  segment_ = 0;
+  options_.segments = {starts, 0, decoders, loop, std::make_shared<SegmentDealer>(decoders, starts.size(), loop)};
+  segment_ = options_.segments.first();  // 0: the first to ask
   for (int k = 1; k < decoders; ++k) {
     ReaderOptions sibling = options_;
     sibling.reader.decoders = 1;
@@ -54,7 +56,7 @@ void VideoReader::split_over_decoders() {
   copy_out_of_nvdec_ = device_frames;
   for (auto& sibling : siblings_) sibling->copy_out_of_nvdec_ = device_frames;
   const std::size_t lane = device_frames ? nvdec_lane_frames(starts) : host_lane_frames;
-  fan_ = std::make_unique<SegmentFan>(std::move(decode), lane, [this] {
+  fan_ = std::make_unique<SegmentFan>(std::move(decode), lane, options_.segments.dealer, [this] {
     stop_decoding();
     for (auto& sibling : siblings_) sibling->request_stop();
   });
@@ -98,11 +100,11 @@ bool VideoReader::seek_to_next_segment() {
   // A looping file whose segments decode nothing would spin for ever (as a pass of one
   // decoder would).
   empty_segments_ = frames_this_pass_ == 0 ? empty_segments_ + 1 : 0;
-  frames_this_pass_ = 0;
+  const std::int64_t frames = std::exchange(frames_this_pass_, 0);
   if (options_.segments.loop && empty_segments_ >= options_.segments.per_pass())
     throw InputError(fmt::format("'{}': {} segments in a row of input.loop decoded no frame ({} decode errors)",
                                  shown_uri_, empty_segments_, decode_errors_.load()));
-  segment_ = options_.segments.after(segment_);
+  segment_ = options_.segments.after(segment_, frames);
   if (segment_ < 0) {
     input_done_ = flushed_ = true;
     return false;

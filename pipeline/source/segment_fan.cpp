@@ -4,6 +4,8 @@
 #include <cmath>
 #include <utility>
 
+#include "base/clock.hpp"
+
 namespace vidpipe {
 
 std::size_t device_lane_frames(double segment_s, double fps, std::size_t frame_bytes, std::size_t free_bytes,
@@ -15,8 +17,10 @@ std::size_t device_lane_frames(double segment_s, double fps, std::size_t frame_b
   return std::max(host_lane_frames, std::min(segment_frames, affordable));
 }
 
-SegmentFan::SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::function<void()> stop_all)
-    : decoders_(std::move(decoders)), stop_all_(std::move(stop_all)), lanes_(decoders_.size()) {
+SegmentFan::SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::shared_ptr<SegmentDealer> dealer,
+                       std::function<void()> stop_all)
+    : decoders_(std::move(decoders)), dealer_(std::move(dealer)), stop_all_(std::move(stop_all)),
+      lanes_(decoders_.size()) {
   for (Lane& lane : lanes_) lane.queue = std::make_unique<BlockingQueue<DecodedFrame>>(lane_frames);
 }
 
@@ -32,8 +36,12 @@ void SegmentFan::start() {
 
 void SegmentFan::produce(std::size_t k) {
   try {
-    while (std::optional<DecodedFrame> frame = decoders_[k]())
+    while (std::optional<DecodedFrame> frame = decoders_[k]()) {
+      const double waiting_from = steady_seconds();
       if (!lanes_[k].queue->push(std::move(*frame))) break;
+      // Time its lane was full is not decoding: the dealer leaves it out of its rate.
+      if (dealer_) dealer_->blocked(static_cast<int>(k), steady_seconds() - waiting_from);
+    }
   } catch (...) {
     {
       std::lock_guard lock(error_mutex_);
@@ -41,14 +49,20 @@ void SegmentFan::produce(std::size_t k) {
     }
     request_stop();
   }
+  if (dealer_) dealer_->ended(static_cast<int>(k));
   lanes_[k].queue->close();
+}
+
+int SegmentFan::lane_of_segment() {
+  if (dealer_) return dealer_->owner(segment_);
+  const bool any = std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return !l.ended || l.held; });
+  return any ? static_cast<int>(segment_ % static_cast<std::int64_t>(lanes_.size())) : -1;
 }
 
 std::optional<DecodedFrame> SegmentFan::next() {
   start();
-  const auto lanes = static_cast<std::int64_t>(lanes_.size());
-  while (std::any_of(lanes_.begin(), lanes_.end(), [](const Lane& l) { return !l.ended || l.held; })) {
-    Lane& lane = lanes_[segment_ % lanes];
+  for (int k = lane_of_segment(); k >= 0; k = lane_of_segment()) {
+    Lane& lane = lanes_[k];
     std::optional<DecodedFrame> frame = lane.held ? std::exchange(lane.held, std::nullopt)
                                         : lane.ended ? std::nullopt
                                                      : lane.queue->pop();
@@ -67,6 +81,7 @@ std::optional<DecodedFrame> SegmentFan::next() {
 }
 
 void SegmentFan::request_stop() {
+  if (dealer_) dealer_->close();
   stop_all_();
   for (Lane& lane : lanes_) lane.queue->close();
 }

@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "base/blocking_queue.hpp"
+#include "source/segment_dealer.hpp"
 #include "source/video_reader.hpp"
 
 namespace vidpipe {
@@ -24,10 +25,12 @@ namespace vidpipe {
 class SegmentFan {
  public:
   // One function per decoder, in decoder order: each returns its next frame, nullopt at
-  // its end. Each may queue `lane_frames` frames ahead of its turn. `stop_all` makes all
-  // of them return soon.
+  // its end. Each may queue `lane_frames` frames ahead of its turn. `dealer` says which
+  // decoder has which segment (null: decoder k has k, k + K, ...). `stop_all` makes all of
+  // them return soon.
   using Decode = std::function<std::optional<DecodedFrame>()>;
-  SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::function<void()> stop_all);
+  SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::shared_ptr<SegmentDealer> dealer,
+             std::function<void()> stop_all);
   ~SegmentFan();
   SegmentFan(const SegmentFan&) = delete;
   SegmentFan& operator=(const SegmentFan&) = delete;
@@ -46,8 +49,11 @@ class SegmentFan {
   void start();
   void produce(std::size_t k);
   void rethrow();
+  // The lane that has the segment being read; -1 when there is none (the end).
+  int lane_of_segment();
 
   std::vector<Decode> decoders_;
+  std::shared_ptr<SegmentDealer> dealer_;
   std::function<void()> stop_all_;
   std::vector<Lane> lanes_;
   std::vector<std::thread> threads_;

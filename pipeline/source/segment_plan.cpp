@@ -4,7 +4,21 @@
 #include <cstring>
 #include <limits>
 
+#include "base/clock.hpp"
+
 namespace vidpipe {
+
+std::int64_t SegmentPlan::first() const {
+  if (dealer) return dealer->claim(decoder, steady_seconds());
+  return valid(decoder) ? decoder : -1;
+}
+
+std::int64_t SegmentPlan::after(std::int64_t segment, std::int64_t frames) const {
+  if (!dealer) return valid(segment + decoders) ? segment + decoders : -1;
+  const double now = steady_seconds();
+  dealer->finished(decoder, frames, now);
+  return dealer->claim(decoder, now);
+}
 
 std::int64_t SegmentPlan::end_of(std::int64_t segment) const {
   const std::int64_t next = segment % per_pass() + 1;

@@ -1,6 +1,7 @@
 // One file decoded by several decoders at once (reader.decoders): the file is cut at its
-// keyframes into segments, decoder k takes segments k, k + K, k + 2K, ... and the frames
-// are put back in order (segment_fan.hpp). A looping input repeats the segments pass
+// keyframes into segments, each decoder asks the dealer for its next segment
+// (segment_dealer.hpp: by the decoders' measured rates) and the frames are put back in order
+// (segment_fan.hpp). A looping input repeats the segments pass
 // after pass, so even a file of one GOP is split, a pass a segment.
 //
 // One NVDEC session decodes about 170 fps of 4K H.264 on the H200 and sessions add up
@@ -11,8 +12,11 @@ extern "C" {
 }
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
+
+#include "source/segment_dealer.hpp"
 
 namespace vidpipe {
 
@@ -22,13 +26,15 @@ struct SegmentPlan {
   int decoder = 0;   // which of the decoders this plan is for
   int decoders = 1;  // 1: the file is not split
   bool loop = false;
+  std::shared_ptr<SegmentDealer> dealer;  // shared by the decoders; null: k, k + K, k + 2K, ...
 
   bool active() const { return decoders > 1 && !starts.empty(); }
   std::int64_t per_pass() const { return static_cast<std::int64_t>(starts.size()); }
   // This decoder's first segment, or -1 when it has none.
-  std::int64_t first() const { return valid(decoder) ? decoder : -1; }
-  // The segment this decoder takes after `segment`, or -1 when there is none.
-  std::int64_t after(std::int64_t segment) const { return valid(segment + decoders) ? segment + decoders : -1; }
+  std::int64_t first() const;
+  // The segment this decoder takes after `segment`, `frames` of which it decoded; -1 when
+  // none is left.
+  std::int64_t after(std::int64_t segment, std::int64_t frames) const;
   std::int64_t start_of(std::int64_t segment) const { return starts[segment % per_pass()]; }
   // The next segment's start in the file; INT64_MAX for a pass's last segment (it ends at EOF).
   std::int64_t end_of(std::int64_t segment) const;

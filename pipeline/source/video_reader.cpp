@@ -145,6 +145,8 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
                                                         : to_pool_layout(std::move(decoded));
   if (!frame) return std::nullopt;
   pace(next_index_);
+  if (options_.segments.active() && options_.segments.decoder == options_.injected.slow_decoder)
+    std::this_thread::sleep_for(std::chrono::milliseconds(options_.injected.slow_decoder_ms));
   DecodedFrame out;
   out.colour = colour_of(*frame);
   out.frame = std::move(frame);

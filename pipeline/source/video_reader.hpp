@@ -127,6 +127,10 @@ class VideoReader {
   std::int64_t decode_errors() const;
   std::int64_t converted_frames() const { return converted_frames_; }
   int reconnects() const { return reconnects_; }
+  // A file split over decoders (reader.decoders): what each decoder took and its rate.
+  std::vector<SegmentDealer::DecoderFigures> split_figures() const {
+    return options_.segments.dealer ? options_.segments.dealer->figures() : std::vector<SegmentDealer::DecoderFigures>{};
+  }
   // Between losing a live source and having it open again (for /readyz).
   bool reconnecting() const { return reconnecting_; }
 

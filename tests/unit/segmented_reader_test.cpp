@@ -21,8 +21,7 @@ struct Frame {
   std::int64_t index = 0;
 };
 
-std::vector<Frame> read_frames(ReaderOptions options, std::size_t at_most = 1000) {
-  VideoReader reader(options);
+std::vector<Frame> read_frames(VideoReader& reader, std::size_t at_most = 1000) {
   const YuvLayout& l = reader.layout();
   std::vector<Frame> frames;
   while (frames.size() < at_most) {
@@ -35,6 +34,11 @@ std::vector<Frame> read_frames(ReaderOptions options, std::size_t at_most = 1000
     frames.push_back(std::move(copy));
   }
   return frames;
+}
+
+std::vector<Frame> read_frames(ReaderOptions options, std::size_t at_most = 1000) {
+  VideoReader reader(options);
+  return read_frames(reader, at_most);
 }
 
 ReaderOptions with_decoders(const std::string& clip, int decoders, bool loop = false) {
@@ -59,13 +63,13 @@ std::string gop30_clip() {
   return test::make_clip("gop30.mp4", 192, 108, 150, "-c:v libx264 -pix_fmt yuv420p -g 30 -keyint_min 30 -bf 2");
 }
 
-TEST(SegmentPlan, EachDecoderTakesEveryKthSegmentPassAfterPass) {
+TEST(SegmentPlan, WithoutADealerEachDecoderTakesEveryKthSegmentPassAfterPass) {
   SegmentPlan plan{{0, 100, 200}, 1, 2, false};
   EXPECT_EQ(plan.first(), 1);
-  EXPECT_EQ(plan.after(1), -1);  // segment 3 would be the next pass's
+  EXPECT_EQ(plan.after(1, 30), -1);  // segment 3 would be the next pass's
   EXPECT_EQ(plan.end_of(1), 200);
   plan.loop = true;
-  EXPECT_EQ(plan.after(1), 3);
+  EXPECT_EQ(plan.after(1, 30), 3);
   EXPECT_EQ(plan.start_of(3), 0);  // pass 2's first segment
   EXPECT_EQ(plan.end_of(5), std::numeric_limits<std::int64_t>::max());
   EXPECT_EQ((SegmentPlan{{0}, 2, 3, false}).first(), -1);  // more decoders than segments
@@ -101,7 +105,7 @@ TEST(SegmentFan, ADecoderRunsAheadByItsLaneAndNoMore) {
         return f;
       };
     };
-    SegmentFan fan({segment_of_ten(0, nullptr), segment_of_ten(1, &second_decoded)}, lane, [] {});
+    SegmentFan fan({segment_of_ten(0, nullptr), segment_of_ten(1, &second_decoded)}, lane, nullptr, [] {});
     ASSERT_TRUE(fan.next());
     // The second decoder stops at its lane (plus the frame its push waits with) or its end.
     const int expected = static_cast<int>(std::min<std::size_t>(lane + 1, 10));
@@ -121,6 +125,26 @@ TEST(SegmentedReader, TwoAndThreeDecodersGiveOneDecodersFrames) {
   ASSERT_EQ(one.size(), 150u);
   expect_same_frames(read_frames(with_decoders(clip, 2)), one, "2 decoders");
   expect_same_frames(read_frames(with_decoders(clip, 3)), one, "3 decoders");
+}
+
+// Two decoders of different speeds: the slow one takes fewer segments (segment_dealer.hpp),
+// and the frames are still one decoder's, in order.
+TEST(SegmentedReader, ASlowDecoderBesideAFastOneTakesFewerSegmentsAndTheFramesStayInOrder) {
+  const std::string clip = test::make_clip("gop10.mp4", 160, 96, 300, "-c:v libx264 -pix_fmt yuv420p -g 10 -keyint_min 10");
+  const std::vector<Frame> one = read_frames(with_decoders(clip, 1));
+  ASSERT_EQ(one.size(), 300u);
+  ReaderOptions options = with_decoders(clip, 2);
+  options.injected.slow_decoder = 1;
+  options.injected.slow_decoder_ms = 10;  // ~100 fps at most, where decoder 0 makes thousands
+  VideoReader reader(options);
+  expect_same_frames(read_frames(reader), one, "a fast and a slow decoder");
+  const auto figures = reader.split_figures();
+  ASSERT_EQ(figures.size(), 2u);
+  EXPECT_EQ(figures[0].frames + figures[1].frames, 300);
+  EXPECT_GT(figures[0].segments, 2 * figures[1].segments)
+      << "fast " << figures[0].segments << " segments at " << figures[0].fps() << " fps, slow " << figures[1].segments
+      << " at " << figures[1].fps() << " fps";
+  EXPECT_GT(figures[0].fps(), figures[1].fps());
 }
 
 // A file of one GOP is split a pass a segment when it loops.
