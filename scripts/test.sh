@@ -12,7 +12,7 @@ phase() { echo "== $1 ($((SECONDS - started)) s in)"; }
 phase setup
 bash scripts/setup.sh
 phase "release tests"
-ctest --preset default -j"$(nproc)" --timeout 600
+ctest --preset default -j"$(nproc)" --timeout 600 --output-on-failure
 if [ "${VIDPIPE_ASAN:-1}" != 0 ]; then
   phase "ASan build"
   cmake --preset debug-asan >/dev/null

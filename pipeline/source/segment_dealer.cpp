@@ -44,7 +44,9 @@ std::int64_t SegmentDealer::pick(int decoder) const {
   for (int j = 0; j < static_cast<int>(decoders_.size()); ++j)
     if (j != decoder && decoders_[j].alive) others += decoders_[j].figures.fps();
   const double own = std::max(decoders_[decoder].figures.fps(), 1e-9);
-  const auto ahead = static_cast<std::int64_t>(std::ceil(others / own));
+  // At most a few passes' worth of decoders ahead: a decoder whose segment decoded no frame
+  // has no rate, and a looping file has no end to stop the search at.
+  const auto ahead = static_cast<std::int64_t>(std::min(std::ceil(others / own), max_ahead));
   // It starts on it once the reading has taken its last segment out of its lane (the lane
   // holds about one), and the others read `ahead` segments meanwhile.
   const std::int64_t target = std::max(reading_, decoders_[decoder].last + 1) + ahead;

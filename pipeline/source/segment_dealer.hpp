@@ -51,6 +51,8 @@ class SegmentDealer {
 
   // A decoder at least this share of the fastest one's rate takes the lowest free segment.
   static constexpr double fast_share = 0.8;
+  // The most segments a slow decoder looks ahead of where it could start.
+  static constexpr double max_ahead = 16;
 
  private:
   struct Decoder {

@@ -73,6 +73,15 @@ TEST(SegmentDealer, NoSegmentIsLeftToNobody) {
   EXPECT_EQ(tail.owner(3), -1) << "past the file's end";
 }
 
+TEST(SegmentDealer, ADecoderWithoutARateLooksAheadABoundedWayEvenOnALoopingFile) {
+  SegmentDealer dealer(2, 3, true);
+  dealer.claim(0, 0);
+  dealer.claim(1, 0);
+  dealer.finished(0, 30, 0.1);
+  dealer.finished(1, 0, 1.0);  // its segment decoded no frame: no rate at all
+  EXPECT_EQ(dealer.claim(1, 1.0), 2 + static_cast<std::int64_t>(SegmentDealer::max_ahead));
+}
+
 TEST(SegmentDealer, ALoopingFilesSegmentsGoOnAndAClosedDealerStopsTheReading) {
   SegmentDealer dealer(2, 2, true);
   EXPECT_EQ(dealer.claim(0, 0), 0);
