@@ -46,7 +46,8 @@ curl -sf $base/metrics | grep -q '^vidpipe_service_inputs{state="running"} 0' ||
 clip=/usr/local/share/vidpipe/assets/sample-4k.mp4
 [ "$(call -X POST -d "{\"uri\": \"$clip\", \"id\": \"cam-1\"}" $base/inputs)" = 401 ] || fail "POST without the token was not refused"
 status=$(call -X POST -H "Authorization: Bearer $token" -d "{\"uri\": \"$clip\", \"id\": \"cam-1\"}" $base/inputs)
-[ "$status" = 201 ] || fail "POST /inputs: $status $(cat /tmp/kube-play-body)"
+# 202: still opening after 5 s (a 4K clip through the CPU detector on a loaded machine).
+[ "$status" = 201 ] || [ "$status" = 202 ] || fail "POST /inputs: $status $(cat /tmp/kube-play-body)"
 wait_for 60 curl -sf $base/readyz || fail "/readyz did not turn true with an input: $(curl -s $base/readyz)"
 curl -s $base/metrics | grep -q 'vidpipe_frames_total{pipeline="cam-1"}' || fail "/metrics lacks the added input"
 
