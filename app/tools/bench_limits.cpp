@@ -31,14 +31,20 @@ ReaderOptions reader_options(const Config& c, HostMemory memory, int preload) {
   return ro;
 }
 
+struct DecoderAlone {
+  double fps = 0;
+  int threads = 0;
+  std::string name;
+};
+
 // Frames a second the reader delivers with nothing behind it: what a decode-bound rung
 // can reach at best (ffmpeg -f null would measure the same decoder, minus our pool).
-void measure_decoder(const Config& c, HostMemory memory, BenchLimits& l, const std::atomic<bool>* stop) {
+DecoderAlone measure_decoder(const Config& c, HostMemory memory, const std::atomic<bool>* stop) {
   ReaderOptions ro = reader_options(c, memory, 0);
   ro.cancel = stop;
   VideoReader reader(ro);
-  l.decoder_threads = reader.info().decoder_threads;
-  l.decoder = fmt::format("{} ({})", reader.info().codec, reader.info().decoder);
+  DecoderAlone alone{0, reader.info().decoder_threads, fmt::format("{} ({})", reader.info().codec, reader.info().decoder)};
+  if (reader.info().decoders > 1) alone.name.insert(alone.name.size() - 1, fmt::format(", {} decoders", reader.info().decoders));
   // As many frames as a rung decodes (a short clip looped as the rungs loop it), so start-up
   // and one scheduling hiccup weigh as little here as there.
   const std::int64_t limit = c.input.max_frames > 0 ? c.input.max_frames : 600;
@@ -50,7 +56,8 @@ void measure_decoder(const Config& c, HostMemory memory, BenchLimits& l, const s
     if (frames++ == 0) first = steady_seconds();  // from the first frame: no open, no probe
   }
   const double elapsed = steady_seconds() - first;
-  if (frames > 1 && elapsed > 0) l.decoder_fps = (frames - 1) / elapsed;
+  if (frames > 1 && elapsed > 0) alone.fps = (frames - 1) / elapsed;
+  return alone;
 }
 
 // Pinned async copies of whole frames round-robin over four streams a direction, as the
@@ -123,7 +130,12 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
   BenchLimits l;
   l.on_gpu = c.device != DeviceChoice::cpu && cuda::device_count() > c.gpu.device;
   const HostMemory memory = l.on_gpu ? HostMemory::pinned : HostMemory::pageable;
-  if (decoded) measure_decoder(c, memory, l, stop);
+  if (decoded) {
+    const DecoderAlone alone = measure_decoder(c, memory, stop);
+    l.decoder_fps = alone.fps;
+    l.decoder_threads = alone.threads;
+    l.decoder = alone.name;
+  }
   int max_batch = 1;
   for (const auto& [streams, batch] : rungs) max_batch = std::max(max_batch, batch);
   VideoReader reader(reader_options(c, memory, max_batch));
@@ -143,6 +155,21 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
     if (!l.stage_fps.count({streams, batch}))
       l.stage_fps[{streams, batch}] = stage_alone_fps(c, l.on_gpu, reader, model, frames, streams, batch);
   return l;
+}
+
+void measure_mixed_decoders(const Config& mixed, BenchLimits& l, const std::atomic<bool>* stop) {
+  const DecoderAlone alone = measure_decoder(mixed, HostMemory::pinned, stop);
+  l.mixed_decoder_fps = alone.fps;
+  l.mixed_decoder_threads = alone.threads;
+  l.mixed_decoder = alone.name;
+}
+
+BenchLimits BenchLimits::with_mixed_decoders() const {
+  BenchLimits mixed = *this;
+  mixed.decoder_fps = mixed_decoder_fps;
+  mixed.decoder_threads = mixed_decoder_threads;
+  mixed.decoder = mixed_decoder;
+  return mixed;
 }
 
 namespace {
@@ -213,7 +240,9 @@ nlohmann::json BenchLimits::json() const {
   nlohmann::json stages = nlohmann::json::array();
   for (const auto& [key, fps] : stage_fps) stages.push_back({{"streams", key.first}, {"batch", key.second}, {"fps", fps}});
   return {{"decoder_fps", decoder_fps},         {"decoder_threads", decoder_threads},
-          {"decoder", decoder},                 {"link_h2d_fps", link_h2d_fps},
+          {"decoder", decoder},                 {"mixed_decoder_fps", mixed_decoder_fps},
+          {"mixed_decoder_threads", mixed_decoder_threads}, {"mixed_decoder", mixed_decoder},
+          {"link_h2d_fps", link_h2d_fps},
           {"link_d2h_fps", link_d2h_fps},       {"link_both_fps", link_both_fps},
           {"link_both_GB_per_s", link_both_gbps},   {"h2d_frame_bytes", h2d_frame_bytes},
           {"d2h_frame_bytes", d2h_frame_bytes}, {"gpu_stage_fps", stages}};
@@ -224,6 +253,9 @@ std::string BenchLimits::table() const {
   if (decoder_fps > 0)
     t += fmt::format("  decoder alone      {:>8.1f} fps  {} on {} thread{}, into the same pool\n", decoder_fps, decoder,
                      decoder_threads, decoder_threads == 1 ? "" : "s");
+  if (mixed_decoder_fps > 0)
+    t += fmt::format("  cpu+nvdec alone    {:>8.1f} fps  {} on {} host thread{}\n", mixed_decoder_fps, mixed_decoder,
+                     mixed_decoder_threads, mixed_decoder_threads == 1 ? "" : "s");
   if (link_both_fps > 0)
     t += fmt::format("  link               {:>8.1f} fps  each way with both busy ({:.1f} GB/s together); H2D alone {:.1f}, "
                      "D2H alone {:.1f} (frames of {:.1f} MB up, {:.1f} MB down)\n",

@@ -19,6 +19,10 @@ struct BenchLimits {
   double decoder_fps = 0;  // 0: not measured (a preloaded ladder needs none)
   int decoder_threads = 0;
   std::string decoder;  // e.g. "h264 (cpu)"
+  // The `+ cpu+nvdec` rung's decoders (reader.decoders mixing the CPU and NVDEC) alone.
+  double mixed_decoder_fps = 0;  // 0: not measured
+  int mixed_decoder_threads = 0;
+  std::string mixed_decoder;  // e.g. "h264 (cpu+nvdec, 3 decoders)"
   // Frames a second the link carries: H2D alone, D2H alone, and each way with both busy.
   double link_h2d_fps = 0, link_d2h_fps = 0, link_both_fps = 0;
   double link_both_gbps = 0;  // the two directions together
@@ -35,12 +39,17 @@ struct BenchLimits {
     std::string bound;
   };
   Forecast forecast(int streams, int batch, double sink_ms) const;
+  // The same limits with the mixed decoders in the decoder's place.
+  BenchLimits with_mixed_decoders() const;
   // The lowest of the decoder alone, the link both ways and the stage alone at this shape
   // (those measured); 0 if none was.
   double lowest(int streams, int batch) const;
   nlohmann::json json() const;
   std::string table() const;
 };
+
+// The decoders of `mixed` (a reader.decoders list of CPU and NVDEC) alone, into `l`.
+void measure_mixed_decoders(const Config& mixed, BenchLimits& l, const std::atomic<bool>* stop);
 
 // `decoded`: measure the decoder too. `rungs`: the (streams, batch) pairs to time the stage at.
 // `stop` (Ctrl-C) cuts the decoder's measurement short: it may run as long as a rung does.

@@ -166,6 +166,13 @@ class Keys {
     });
   }
 
+  // A key of a type of its own: `parse` reads it from YAML (throwing a std::string that says
+  // what is wrong) and the type's to_json writes it back in a form `parse` reads.
+  template <class T, class Parse>
+  void parsed(const std::string& name, T S::*field, std::string values, std::string doc, Parse parse) {
+    add(name, std::move(values), std::move(doc), field, std::move(parse));
+  }
+
   void triple(const std::string& name, std::array<double, 3> S::*field, std::string doc) {
     add(name, "3 numbers", std::move(doc), field, [](const YAML::Node& n) {
       if (!n.IsSequence() || n.size() != 3) throw "expected a list of 3 numbers, got " + keys_detail::describe(n);

@@ -2,6 +2,10 @@
 // runs on stream k mod N, each slot's H2D, kernels and D2H are queued on its stream
 // behind events, and a slot's buffers are reused only once its last event has fired.
 // Sync mode is the naive program: blocking cudaMemcpy on the default stream.
+extern "C" {
+#include <libavutil/hwcontext.h>
+}
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -10,6 +14,7 @@
 #include <optional>
 
 #include "base/nvtx_range.hpp"
+#include "chroma/split_chroma.cuh"
 #include "common/fault_trap.cuh"
 #include "device/executor.hpp"
 #include "device/glyph_atlas.hpp"
@@ -248,6 +253,17 @@ class GpuExecutor final : public Executor {
     if (!f.data[0] || !f.data[1] || f.linesize[0] < l.width * l.sample_bytes)
       throw CudaError(cudaErrorInvalidValue, "an NVDEC frame arrived without its device planes (the decoder's "
                                              "surfaces ran out?): lower copy.batch_size or copy.streams");
+    if (splits_chroma(l, f)) {
+      // A file split over CPU and NVDEC decoders: the input's layout is the CPU decoder's.
+      if (!sync_now_) {
+        launch_split_chroma(f.data[0], f.linesize[0], f.data[1], f.linesize[1], dst, l, nvdec_copies());
+        return;
+      }
+      TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
+      launch_split_chroma(f.data[0], f.linesize[0], f.data[1], f.linesize[1], dst, l, cudaStreamPerThread);
+      CUDA_CHECK(cudaStreamSynchronize(cudaStreamPerThread));
+      return;
+    }
     // NV12/P010/P016: two planes; 4:4:4 (YUV444P, YUV444P16): three.
     for (int p = 0; p < l.planes(); ++p) {
       const PlaneView plane = plane_of(l, p);
@@ -261,6 +277,12 @@ class GpuExecutor final : public Executor {
                                      plane.height, cudaMemcpyDeviceToDevice, nvdec_copies()));
       }
     }
+  }
+
+  // An NV12 frame from NVDEC for an input laid out in three planes (a CPU decoder's).
+  static bool splits_chroma(const YuvLayout& l, const AVFrame& f) {
+    if (l.nv12 || !f.hw_frames_ctx) return false;
+    return reinterpret_cast<const AVHWFramesContext*>(f.hw_frames_ctx->data)->sw_format == AV_PIX_FMT_NV12;
   }
 
   // NVDEC frames are copied on a stream of their own, which holds nothing but these

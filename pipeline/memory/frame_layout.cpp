@@ -1,5 +1,7 @@
 #include "memory/frame_layout.hpp"
 
+#include <tuple>
+
 namespace vidpipe {
 
 namespace {
@@ -59,6 +61,15 @@ YuvLayout turned_layout(const YuvLayout& l, int quarter_turns) {
 std::size_t visible_bytes(const YuvLayout& l) {
   const std::size_t luma = static_cast<std::size_t>(l.width) * l.height;
   return (luma + 2 * static_cast<std::size_t>(l.chroma_width()) * l.chroma_height()) * l.sample_bytes;
+}
+
+bool same_layout(const YuvLayout& a, const YuvLayout& b) {
+  const auto fields = [](const YuvLayout& l) {
+    return std::tuple(l.width, l.height, l.nv12, l.offset[0], l.offset[1], l.offset[2], l.pitch[0], l.pitch[1],
+                      l.pitch[2], l.frame_bytes, l.chroma_shift_x, l.chroma_shift_y, l.sample_bytes, l.sample_bits,
+                      l.sample_lsb);
+  };
+  return fields(a) == fields(b);
 }
 
 }  // namespace vidpipe

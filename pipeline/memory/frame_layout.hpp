@@ -13,6 +13,9 @@ struct PixelLayout {
   static PixelLayout yuv420(bool nv12) { return {nv12}; }
 };
 
+// Whether frames of `a` and `b` sit the same way in their buffers (size, planes, samples).
+bool same_layout(const YuvLayout& a, const YuvLayout& b);
+
 // visible_*: the picture; alloc_*: what the decoder may write (its aligned size).
 YuvLayout make_yuv_layout(int visible_width, int visible_height, int alloc_width, int alloc_height,
                           const PixelLayout& pixels);

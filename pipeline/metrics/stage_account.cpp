@@ -43,6 +43,13 @@ Bottleneck judge_sync(const StageShares& s, const RunShape& shape) {
 // blocking remains when one stream takes frames in bursts (the pool runs dry between them),
 // so the test is the ratio of the two waits, not the decoders never waiting.
 Bottleneck decode_bound(const StageShares& s, const RunShape& shape, const std::string& device) {
+  const std::string mixed = shape.mixed_decoders ? shape.mixed_decoders() : "";
+  if (!mixed.empty())
+    return {"decode",
+            fmt::format("bound by decode: {} delivered {:.1f} fps together; the {} side was starved {} of the time",
+                        mixed, shape.fps, device, pct(s.submit.starved)),
+            "the busiest kind bounds: more NVDEC sessions (reader.decoders: [cpu, nvdec, nvdec, nvdec]) where "
+            "the CPU decoder is busy, reader.threads where NVDEC is, or input.preload to measure the GPU side alone"};
   const bool one = shape.decoder_threads == 1;
   return {"decode",
           fmt::format("bound by decode: {} {}{} delivered {:.1f} fps and {} blocked; the {} side was "
@@ -54,8 +61,9 @@ Bottleneck decode_bound(const StageShares& s, const RunShape& shape, const std::
                       device, pct(s.submit.starved)),
           shape.nvdec ? "reader.decoders: N (one MP4/MOV file over N NVDEC sessions), or input.preload to measure "
                         "the GPU side alone"
-                      : "reader.threads, reader.decoder: nvdec, reader.decoders: N (one MP4/MOV file over N "
-                        "decoders), or input.preload to measure the GPU side alone"};
+                      : "reader.threads, reader.decoder: nvdec, reader.decoders: N or [cpu, nvdec, nvdec] (one MP4/MOV "
+                        "file over several decoders, of one kind or both), or input.preload to measure the GPU side "
+                        "alone"};
 }
 
 // The streams were never empty, yet no engine was near full: within a stream a frame's

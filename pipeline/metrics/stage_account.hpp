@@ -3,6 +3,7 @@
 // and the verdict of which stage bounds the frame rate. The rule is docs/ARCHITECTURE.md's
 // "Which stage bounds the frame rate".
 #pragma once
+#include <functional>
 #include <string>
 
 namespace vidpipe {
@@ -42,6 +43,10 @@ struct RunShape {
   bool nvdec = false;
   int streams = 1;     // copy.streams
   bool pinned = true;  // copy.memory: pinned (pageable copies hold the host thread whatever the streams)
+  // A file split over CPU and NVDEC decoders (reader.decoders: [cpu, nvdec]): each kind's
+  // decoders, rate and busy share as of the call ("" when no input mixes kinds), for the
+  // verdict to say which kind bounds and how long the others waited.
+  std::function<std::string()> mixed_decoders;
 };
 
 // An engine (H2D, the SMs, D2H) busy this share of the time or more is at its limit. Below

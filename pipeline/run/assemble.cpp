@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <map>
 #include <mutex>
 
 #include "base/errors.hpp"
@@ -49,6 +50,10 @@ Config as_run(const Config& config, bool on_gpu) {
   if (!on_gpu && c.reader.decoder == Decoder::nvdec) {
     spdlog::warn("reader.decoder: nvdec needs a CUDA device; decoding on the CPU");
     c.reader.decoder = Decoder::cpu;
+  }
+  if (!on_gpu && c.reader.decoders.mixed()) {
+    c.reader.decoders = c.reader.decoders.on_cpu_only();
+    spdlog::warn("reader.decoders: nvdec needs a CUDA device; {} CPU decoder(s) instead", c.reader.decoders.count);
   }
   return c;
 }
@@ -170,6 +175,35 @@ void start_pool_filling(PipelineParts& p) {
   for (int i = 0; i < p.sources->count(); ++i) p.sources->reader(i).start_pool_filling();
 }
 
+// The decoders of the inputs split over CPU and NVDEC, by kind: how many, their rate
+// together, and their mean busy share of `wall_s`.
+std::string mixed_decoder_rates(const FrameSources& sources, double wall_s) {
+  struct Kind {
+    int decoders = 0;
+    double fps = 0, busy_s = 0;
+  };
+  std::map<Decoder, Kind> kinds;
+  for (int i = 0; i < sources.count(); ++i) {
+    const VideoReader& reader = sources.reader(i);
+    if (reader.info().decoder != "cpu+nvdec") continue;
+    const std::vector<SegmentDealer::DecoderFigures> figures = reader.split_figures();
+    for (std::size_t k = 0; k < figures.size() && k < reader.split_kinds().size(); ++k) {
+      Kind& kind = kinds[reader.split_kinds()[k]];
+      ++kind.decoders;
+      kind.fps += figures[k].fps();
+      kind.busy_s += figures[k].busy_s;
+    }
+  }
+  std::string text;
+  for (const auto& [decoder, kind] : kinds) {
+    const bool cpu = decoder == Decoder::cpu;
+    text += fmt::format("{}{} {}{} at {:.1f} fps, busy {:.0f}%", text.empty() ? "" : " and ", kind.decoders,
+                        cpu ? "CPU decoder" : "NVDEC session", kind.decoders == 1 ? "" : "s", kind.fps,
+                        wall_s > 0 ? 100 * std::min(1.0, kind.busy_s / kind.decoders / wall_s) : 0.0);
+  }
+  return text;
+}
+
 RunShape run_shape(const PipelineParts& p) {
   RunShape shape;
   shape.sync = p.config.copy.mode == CopyMode::sync;
@@ -179,6 +213,7 @@ RunShape run_shape(const PipelineParts& p) {
   shape.nvdec = std::all_of(p.inputs.begin(), p.inputs.end(), [](const VideoInfo& info) {
     return info.decoder == "nvdec";
   });
+  shape.mixed_decoders = [&p] { return mixed_decoder_rates(*p.sources, p.now()); };
   shape.streams = p.config.copy.streams;
   shape.pinned = p.config.copy.memory == HostMemory::pinned;
   if (!p.sinks.empty()) shape.sink = p.sinks.front()->describe();

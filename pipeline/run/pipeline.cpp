@@ -137,7 +137,10 @@ std::string mode_label(const Config& c) {
   std::string label = fmt::format("{} {}", to_string(c.copy.mode), to_string(c.copy.memory));
   if (async) label += " x" + std::to_string(c.copy.streams);
   if (async && c.copy.batch_size > 1) label += " b" + std::to_string(c.copy.batch_size);
-  if (c.reader.decoder == Decoder::nvdec && c.input.preload == 0) label += " nvdec";
+  if (c.reader.decoders.mixed() && c.input.preload == 0)
+    label += " cpu+nvdec";
+  else if (c.reader.decoder == Decoder::nvdec && c.input.preload == 0)
+    label += " nvdec";
   if (c.input.preload > 0) label += " preload " + std::to_string(c.input.preload);
   if (c.inputs.size() > 1) label += " " + std::to_string(c.inputs.size()) + " inputs";
   return label;

@@ -12,6 +12,15 @@ namespace vidpipe {
 // did not start for an input shows here, since its reader decoded on the CPU instead.
 std::string mode_as_run(const PipelineParts& p) {
   std::string mode = mode_label(p.config);
+  const std::string mixed = " cpu+nvdec";
+  if (const auto at = mode.find(mixed); at != std::string::npos) {
+    int split = 0;
+    for (int i = 0; i < p.sources->count(); ++i) split += p.sources->reader(i).info().decoder == "cpu+nvdec";
+    if (split < p.sources->count())
+      mode.replace(at, mixed.size(), fmt::format(" cpu+nvdec (for {} of {} inputs: the others on one kind)", split,
+                                                 p.sources->count()));
+    return mode;
+  }
   int fell_back = 0;
   for (int i = 0; i < p.sources->count(); ++i) fell_back += p.sources->reader(i).info().decoder != "nvdec";
   const std::string nvdec = " nvdec";
@@ -35,10 +44,18 @@ nlohmann::json input_startup_json(const VideoInfo& info, const FramePool& pool) 
 }
 
 // A split file's decoders: the segments and frames each took, and its rate while decoding.
-nlohmann::json split_json(const VideoReader& reader) {
+nlohmann::json split_json(const VideoReader& reader, double wall_s) {
   nlohmann::json decoders = nlohmann::json::array();
-  for (const SegmentDealer::DecoderFigures& d : reader.split_figures())
-    decoders.push_back({{"segments", d.segments}, {"frames", d.frames}, {"fps", d.fps()}});
+  const std::vector<SegmentDealer::DecoderFigures> figures = reader.split_figures();
+  const std::vector<Decoder>& kinds = reader.split_kinds();
+  for (std::size_t k = 0; k < figures.size(); ++k) {
+    const SegmentDealer::DecoderFigures& d = figures[k];
+    decoders.push_back({{"kind", k < kinds.size() ? to_string(kinds[k]) : "cpu"},
+                        {"segments", d.segments},
+                        {"frames", d.frames},
+                        {"fps", d.fps()},
+                        {"busy_share", wall_s > 0 ? std::min(1.0, d.busy_s / wall_s) : 0.0}});
+  }
   return decoders;
 }
 
@@ -58,7 +75,7 @@ nlohmann::json inputs_json(const PipelineParts& p, const Summary& s) {
                       {"fps", measured ? s.input_fps[i] : 0.0}, {"decode_errors", sources.reader(i).decode_errors()},
                       {"reconnects", sources.reader(i).reconnects()},
                       {"reconnecting", sources.reader(i).reconnecting()},
-                      {"split_decoders", split_json(sources.reader(i))},
+                      {"split_decoders", split_json(sources.reader(i), s.wall_s)},
                       {"frames_written", p.sinks[i]->frames_written()},
                       {"startup", input_startup_json(info, sources.reader(i).pool())}});
   }

@@ -3,30 +3,116 @@
 #include "config/keys.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
+#include <string>
 #include <thread>
 
 namespace vidpipe {
+namespace {
+
+const EnumNames<Decoder> decoder_names = {{"cpu", Decoder::cpu}, {"nvdec", Decoder::nvdec}};
+
+Decoder parse_kind(const YAML::Node& n) {
+  const auto word = keys_detail::scalar_as<std::string>(n, "cpu or nvdec");
+  for (const auto& [name, kind] : decoder_names)
+    if (word == name) return kind;
+  throw "every entry must be cpu or nvdec, got '" + word + "'";
+}
+
+DecoderList parse_decoder_list(const YAML::Node& n) {
+  DecoderList list;
+  if (n.IsSequence()) {
+    if (n.size() == 0 || n.size() > DecoderList::most)
+      throw "a list of 1 to " + std::to_string(DecoderList::most) + " decoders, got " + std::to_string(n.size());
+    for (std::size_t i = 0; i < n.size(); ++i) list.kinds.push_back(parse_kind(n[i]));
+    list.count = static_cast<int>(list.kinds.size());
+    return list;
+  }
+  if (n.IsScalar() && n.Scalar() == "auto") {
+    list.automatic = true;
+    return list;
+  }
+  std::int64_t count = 0;
+  try {
+    count = keys_detail::scalar_as<std::int64_t>(n, "a number, a list or auto");
+  } catch (const std::string&) {
+    throw "expected 1.." + std::to_string(DecoderList::most) + ", a list such as [cpu, nvdec] or auto, got " +
+        keys_detail::describe(n);
+  }
+  if (count < 1 || count > DecoderList::most)
+    throw "must be between 1 and " + std::to_string(DecoderList::most) + ", got " + std::to_string(count);
+  list.count = static_cast<int>(count);
+  return list;
+}
+
+}  // namespace
+
+const char* to_string(Decoder decoder) { return decoder == Decoder::nvdec ? "nvdec" : "cpu"; }
+
+bool DecoderList::mixed() const {
+  return automatic || (std::count(kinds.begin(), kinds.end(), Decoder::cpu) > 0 &&
+                       std::count(kinds.begin(), kinds.end(), Decoder::nvdec) > 0);
+}
+
+std::vector<Decoder> DecoderList::resolve(Decoder single, bool gpu) const {
+  std::vector<Decoder> out = kinds;
+  if (automatic) {
+    out = {Decoder::cpu};
+    if (gpu) out.insert(out.end(), auto_nvdec_sessions, Decoder::nvdec);
+  } else if (out.empty()) {
+    out.assign(static_cast<std::size_t>(count), single);
+  }
+  std::stable_partition(out.begin(), out.end(), [](Decoder d) { return d == Decoder::cpu; });
+  return out;
+}
+
+DecoderList DecoderList::on_cpu_only() const {
+  if (!automatic && kinds.empty()) return *this;
+  DecoderList cpu;
+  cpu.count = std::max<int>(1, static_cast<int>(std::count(kinds.begin(), kinds.end(), Decoder::cpu)));
+  return cpu;
+}
+
+void to_json(nlohmann::json& out, const DecoderList& list) {
+  if (list.automatic) {
+    out = "auto";
+  } else if (list.kinds.empty()) {
+    out = list.count;
+  } else {
+    out = nlohmann::json::array();
+    for (Decoder d : list.kinds) out.push_back(to_string(d));
+  }
+}
 
 void declare_keys(Keys<ReaderConfig>& k) {
-  k.choice("decoder", &ReaderConfig::decoder, {{"cpu", Decoder::cpu}, {"nvdec", Decoder::nvdec}},
+  k.choice("decoder", &ReaderConfig::decoder, decoder_names,
            "decoder. `nvdec` decodes on the GPU's video engines through FFmpeg's CUDA hwaccel: frames stay "
            "in device memory and the upload becomes a device-to-device copy (no H2D bytes). Without a CUDA "
            "device, or for a codec NVDEC cannot do, the run says so and decodes on the CPU.");
   k.integer("threads", &ReaderConfig::threads, 0, 64,
             "FFmpeg decoder threads per CPU-decoded input; 0: with one input FFmpeg chooses (cores + 1, at "
             "most 16), with several the cores are shared out (cores / inputs, at least 1 each).");
-  k.integer("decoders", &ReaderConfig::decoders, 1, 8,
-            "decoders one file is split over: the file is cut at its keyframes (at least a second apart), "
-            "each decoder takes the next segment when it is done with one (a decoder clearly slower than the "
-            "others takes one far enough ahead to be done when the reading gets there, so it never holds the "
-            "others up), and the frames are put back in order; the report's `inputs[].split_decoders` says "
-            "what each took and its rate. With `nvdec` each "
-            "is a session of its own, and sessions add up where one alone bounds the run: each runs up to a "
-            "whole segment ahead, in device memory of its own (a 3-s 4K segment: 1.1 GB a session, at most "
-            "a quarter of the free device memory in all). CPU decoders each get `reader.threads`. MP4/MOV "
-            "files only (their index lists the keyframes), not live inputs, pipes, `input.preload` or "
-            "`input.realtime`; a looping input is split pass by pass too, so a file of one GOP is. Other inputs are decoded by one decoder, with a note. Needs closed GOPs "
-            "(x264's default): frames that reference the previous segment cannot be decoded apart from it.");
+  k.parsed("decoders", &ReaderConfig::decoders, "1..8, a list of `cpu` | `nvdec`, or `auto`",
+           "decoders one file is split over: the file is cut at its keyframes (at least a second apart), "
+           "each decoder takes the next segment when it is done with one (a decoder clearly slower than the "
+           "others takes one far enough ahead to be done when the reading gets there, so it never holds the "
+           "others up), and the frames are put back in order; the report's `inputs[].split_decoders` says "
+           "what each took, its rate and busy share. A number: that many of `reader.decoder`'s kind. A list "
+           "mixes kinds, e.g. `[cpu, nvdec, nvdec]`: the CPU decoder and two NVDEC sessions at once, each "
+           "leaving the other's hardware idle no longer (CPU frames go up from the pinned pool, NVDEC's are "
+           "copied on the device into the CPU decoder's layout; 8-bit 4:2:0 only, other formats keep the "
+           "decoders of the first kind, with a note). `auto`: every kind the machine has (the CPU decoder "
+           "and " + std::to_string(DecoderList::auto_nvdec_sessions) +
+               " NVDEC sessions with a CUDA device; one CPU decoder without). With `reader.threads: 0` the CPU "
+           "decoders share the cores left after one for each NVDEC session (its demuxing and copy-out) and "
+           "one for the rest of the pipeline. Each NVDEC session "
+           "runs up to a whole segment ahead, in device memory of its own (a 3-s 4K segment: 1.1 GB a "
+           "session, at most a quarter of the free device memory in all). MP4/MOV "
+           "files only (their index lists the keyframes), not live inputs, pipes, `input.preload` or "
+           "`input.realtime`; a looping input is split pass by pass too, so a file of one GOP is. Other "
+           "inputs are decoded by one decoder, with a note. Needs closed GOPs "
+           "(x264's default): frames that reference the previous segment cannot be decoded apart from it.",
+           parse_decoder_list);
   k.integer("pool_frames", &ReaderConfig::pool_frames, 0, 1024,
             "frame buffers in the pinned pool; 0 sizes it for the decoder's reference frames plus what the "
             "pipeline holds in flight.");
@@ -36,6 +122,13 @@ void declare_keys(Keys<ReaderConfig>& k) {
            "single-rate bob, the first field kept and the other rebuilt from it, so the detector and the output "
            "see no combing. `auto`: when the stream says it is interlaced (its field order); `on`: always "
            "(the top field first where the stream does not say); `off`: never.");
+}
+
+int split_cpu_threads(const ReaderConfig& reader, const std::vector<Decoder>& kinds, int cores) {
+  const auto nvdec = std::count(kinds.begin(), kinds.end(), Decoder::nvdec);
+  const auto cpu = static_cast<long>(kinds.size()) - nvdec;
+  if (reader.threads > 0 || nvdec == 0 || cpu == 0) return reader.threads;
+  return static_cast<int>(std::max<long>(1, (cores - nvdec - 1) / cpu));
 }
 
 int decoder_threads_each(const ReaderConfig& reader, int inputs) {

@@ -1,5 +1,7 @@
 // The reader.* keys: how frames are decoded. Declared in reader_config.cpp.
 #pragma once
+#include <nlohmann/json_fwd.hpp>
+#include <vector>
 
 namespace vidpipe {
 
@@ -9,11 +11,36 @@ class Keys;
 enum class Decoder { cpu, nvdec };
 enum class Deinterlace { automatic, on, off };
 
+// reader.decoders: how many decoders one file is split over, and of which kinds.
+struct DecoderList {
+  int count = 1;               // `N`: N decoders of reader.decoder's kind
+  std::vector<Decoder> kinds;  // `[cpu, nvdec, nvdec]`: one decoder per entry
+  bool automatic = false;      // `auto`: every kind the machine has
+  static constexpr int most = 8;
+  // NVDEC sessions `auto` adds beside the CPU decoder: two (on an H100 a third added
+  // little to two for 4K H.264, and each holds a segment of device memory).
+  static constexpr int auto_nvdec_sessions = 2;
+
+  // Whether it names more than one decoder (or may, for `auto`).
+  bool splits() const { return automatic || kinds.size() > 1 || (kinds.empty() && count > 1); }
+  bool mixed() const;
+  // Each decoder's kind, the CPU decoders first: the first decoder's frames set the input's
+  // layout, and an NVDEC frame goes into a CPU decoder's planes on the device, not the
+  // other way round. `single`: reader.decoder; `gpu`: whether NVDEC is there to use.
+  std::vector<Decoder> resolve(Decoder single, bool gpu) const;
+  // The same list with NVDEC entries decoding on the CPU (no CUDA device): `auto` is one
+  // CPU decoder (more would only share the same cores), a list keeps its CPU entries.
+  DecoderList on_cpu_only() const;
+};
+
+void to_json(nlohmann::json& out, const DecoderList& list);
+const char* to_string(Decoder decoder);
+
 struct ReaderConfig {
   Decoder decoder = Decoder::cpu;
   int threads = 0;      // 0: FFmpeg's choice
   int pool_frames = 0;  // 0: enough for the decoder plus what the pipeline holds
-  int decoders = 1;     // decoders one file is split over (segment_plan.hpp)
+  DecoderList decoders;  // one file split over several (segment_plan.hpp)
   Deinterlace deinterlace = Deinterlace::automatic;
 };
 
@@ -23,5 +50,11 @@ void declare_keys(Keys<ReaderConfig>& keys);
 // are shared out among them (FFmpeg's own choice, cores + 1 each, would start inputs x cores
 // threads); otherwise as configured.
 int decoder_threads_each(const ReaderConfig& reader, int inputs);
+
+// reader.threads for each CPU decoder of a file split over `kinds` (reader.decoders): with 0
+// and NVDEC sessions beside them, the cores less one for each session (its demuxing,
+// parsing and copy-out) and one for the rest of the pipeline, shared among the CPU decoders;
+// otherwise as configured.
+int split_cpu_threads(const ReaderConfig& reader, const std::vector<Decoder>& kinds, int cores);
 
 }  // namespace vidpipe

@@ -17,11 +17,13 @@ std::size_t device_lane_frames(double segment_s, double fps, std::size_t frame_b
   return std::max(host_lane_frames, std::min(segment_frames, affordable));
 }
 
-SegmentFan::SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::shared_ptr<SegmentDealer> dealer,
+SegmentFan::SegmentFan(std::vector<Decode> decoders, std::vector<std::size_t> lane_frames,
+                       std::shared_ptr<SegmentDealer> dealer,
                        std::function<void()> stop_all)
     : decoders_(std::move(decoders)), dealer_(std::move(dealer)), stop_all_(std::move(stop_all)),
       lanes_(decoders_.size()) {
-  for (Lane& lane : lanes_) lane.queue = std::make_unique<BlockingQueue<DecodedFrame>>(lane_frames);
+  for (std::size_t k = 0; k < lanes_.size(); ++k)
+    lanes_[k].queue = std::make_unique<BlockingQueue<DecodedFrame>>(lane_frames.at(k));
 }
 
 SegmentFan::~SegmentFan() {

@@ -25,11 +25,11 @@ namespace vidpipe {
 class SegmentFan {
  public:
   // One function per decoder, in decoder order: each returns its next frame, nullopt at
-  // its end. Each may queue `lane_frames` frames ahead of its turn. `dealer` says which
+  // its end. Decoder k may queue `lane_frames[k]` frames ahead of its turn. `dealer` says which
   // decoder has which segment (null: decoder k has k, k + K, ...). `stop_all` makes all of
   // them return soon.
   using Decode = std::function<std::optional<DecodedFrame>()>;
-  SegmentFan(std::vector<Decode> decoders, std::size_t lane_frames, std::shared_ptr<SegmentDealer> dealer,
+  SegmentFan(std::vector<Decode> decoders, std::vector<std::size_t> lane_frames, std::shared_ptr<SegmentDealer> dealer,
              std::function<void()> stop_all);
   ~SegmentFan();
   SegmentFan(const SegmentFan&) = delete;

@@ -34,6 +34,7 @@ VideoReader::VideoReader(const ReaderOptions& options)
   // An http:// file that never answers hung the run: every network read has a deadline.
   timed_reads_ = options.live || is_named_pipe(options.uri) || is_network_uri(options.uri);
   const AVCodec* codec = open_stream();
+  if (options_.reader.decoders.splits() && !options_.segments.active()) plan_split();
   open_decoder(codec, input_->streams[stream_index_]->codecpar);
   if (options_.segments.active()) {  // one of a split file's decoders: it starts at its first segment
     segment_ = options_.segments.first();
@@ -53,7 +54,7 @@ VideoReader::VideoReader(const ReaderOptions& options)
                  90 * info_.quarter_turns);
   info_.open_s = steady_seconds() - opening_from;
   if (options.input.preload > 0) preload(options.input.preload);
-  if (options.reader.decoders > 1 && !options.segments.active()) split_over_decoders();
+  if (!split_kinds_.empty()) split_over_decoders();
 }
 
 void VideoReader::make_pool() {

@@ -67,7 +67,7 @@ struct VideoInfo {
   double duration_s = 0;         // 0 when unknown (live)
   bool is_still = false;
   FrameColour colour;            // from the container; frames may refine it
-  std::string decoder = "cpu";   // what decodes: cpu, nvdec or "cpu (nvdec did not start)"
+  std::string decoder = "cpu";   // what decodes: cpu, nvdec, cpu+nvdec (a split file) or "cpu (nvdec did not start)"
   int decoders = 1;              // how many decode it at once (reader.decoders, where it could be split)
   int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
   int preloaded = 0;             // frames held in memory and replayed (input.preload)
@@ -131,6 +131,8 @@ class VideoReader {
   std::vector<SegmentDealer::DecoderFigures> split_figures() const {
     return options_.segments.dealer ? options_.segments.dealer->figures() : std::vector<SegmentDealer::DecoderFigures>{};
   }
+  // A split file's decoders' kinds, in decoder order (empty when it is not split).
+  const std::vector<Decoder>& split_kinds() const { return split_kinds_; }
   // Between losing a live source and having it open again (for /readyz).
   bool reconnecting() const { return reconnecting_; }
 
@@ -153,10 +155,19 @@ class VideoReader {
   // An FFmpeg I/O status: a failure while stopping is the stop's doing (Interrupted), any
   // other an InputError that says `what`.
   void check_io(int status, const std::string& what) const;
-  // reader.decoders: the other decoders and the fan that merges them, where it can be split.
+  // reader.decoders: whether the file can be split, and each decoder's kind (split_kinds_),
+  // decided before this, the first decoder, opens as the first kind.
+  void plan_split();
+  // The other decoders and the fan that merges them, where the plan has more than one.
   void split_over_decoders();
-  // How many copied-out NVDEC frames each session of a split file may run ahead (segment_fan.hpp).
-  std::size_t nvdec_lane_frames(const std::vector<std::int64_t>& starts) const;
+  // Opens the decoders after this one as split_kinds_ says; the index of the first whose
+  // frames cannot go in among this one's (all closed again), 0 when all of them can.
+  int start_siblings();
+  // Why a sibling's frames cannot join this decoder's ("" when they can).
+  std::string why_frames_differ(const VideoReader& sibling) const;
+  std::vector<const VideoReader*> all_decoders() const;
+  // How many copied-out NVDEC frames each of a split file's `sessions` may run ahead (segment_fan.hpp).
+  std::size_t nvdec_lane_frames(const std::vector<std::int64_t>& starts, int sessions) const;
   // A split file's packet that is the keyframe of the segment after this decoder's current one.
   bool starts_next_segment(const AVPacket& packet) const;
   // A split file's segment has been read: drain, then go on at this decoder's next one.
@@ -229,6 +240,8 @@ class VideoReader {
   std::int64_t segment_ = 0;          // the segment being decoded (options_.segments)
   bool pending_segment_ = false;      // draining the decoder at a segment's end
   std::int64_t empty_segments_ = 0;   // in a row: a looping file whose segments decode nothing
+  std::vector<std::int64_t> split_starts_;  // a split file's segment starts (segment_plan.hpp)
+  std::vector<Decoder> split_kinds_;        // and each of its decoders' kinds: this one's first
   std::vector<std::unique_ptr<VideoReader>> siblings_;  // a split file's other decoders
   std::int64_t fan_index_ = 0;
   std::unique_ptr<SegmentFan> fan_;   // last: its threads stop before the rest goes

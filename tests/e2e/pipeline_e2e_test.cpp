@@ -98,6 +98,39 @@ TEST(PipelineE2E, TwoDecodersOnOneFileGiveTheSameVideo) {
   EXPECT_EQ(report.at("inputs").at(0).at("decoders"), 2);
 }
 
+// reader.decoders: [cpu, nvdec] without a CUDA device: one CPU decoder, said in a warning,
+// and the same video.
+TEST(PipelineE2E, MixedDecodersOnTheCpuPathDecodeOnTheCpu) {
+  const auto one = test::decode_all(run_mode("decoders-1", "--set device=cpu"));
+  const auto mixed = test::decode_all(run_mode("decoders-mixed-cpu", "--set device=cpu --set 'reader.decoders=[cpu, nvdec]'"));
+  ASSERT_EQ(mixed.frames.size(), one.frames.size());
+  for (std::size_t i = 0; i < one.frames.size(); ++i) EXPECT_TRUE(mixed.frames[i] == one.frames[i]) << "frame " << i;
+  const nlohmann::json report = read_json(test::scratch_dir() + "/decoders-mixed-cpu.json");
+  EXPECT_EQ(report.at("inputs").at(0).at("decoder"), "cpu");
+  EXPECT_EQ(report.at("mode").get<std::string>().find("nvdec"), std::string::npos) << report.at("mode");
+}
+
+// The same file by the CPU decoder and NVDEC at once: the CPU decoder's video, each
+// decoder's share in the report, and the mode says so.
+TEST(PipelineE2E, CpuAndNvdecOnOneFileGiveTheCpuDecodersVideo) {
+  if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device on this machine: GPU e2e skipped";
+  const auto one = test::decode_all(run_mode("mixed-ref", "--set device=gpu"));
+  const auto mixed = test::decode_all(run_mode("mixed-gpu", "--set device=gpu --set 'reader.decoders=[nvdec, cpu]'"));
+  ASSERT_EQ(mixed.frames.size(), one.frames.size());
+  for (std::size_t i = 0; i < one.frames.size(); ++i)
+    EXPECT_GT(test::psnr(mixed.frames[i], one.frames[i]), 45.0) << "frame " << i;
+  const nlohmann::json report = read_json(test::scratch_dir() + "/mixed-gpu.json");
+  const nlohmann::json& input = report.at("inputs").at(0);
+  EXPECT_EQ(input.at("decoder"), "cpu+nvdec");
+  EXPECT_NE(report.at("mode").get<std::string>().find("cpu+nvdec"), std::string::npos) << report.at("mode");
+  const nlohmann::json& split = input.at("split_decoders");
+  ASSERT_EQ(split.size(), 2u) << split;
+  EXPECT_EQ(split.at(0).at("kind"), "cpu");
+  EXPECT_EQ(split.at(1).at("kind"), "nvdec");
+  EXPECT_EQ(split.at(0).at("frames").get<std::int64_t>() + split.at(1).at("frames").get<std::int64_t>(),
+            static_cast<std::int64_t>(one.frames.size()));
+}
+
 TEST(PipelineE2E, GpuModesMatchTheCpuPath) {
   if (cuda::device_count() == 0) GTEST_SKIP() << "no CUDA device on this machine: GPU e2e skipped";
   const std::string cpu = run_mode("ref-cpu", "--set device=cpu --set copy.mode=sync");

@@ -93,7 +93,7 @@ TEST(NvdecGpu, TwoSessionsOnOneFileGiveOneSessionsFramesAndAllMayBeHeld) {
   auto decode = [&](int decoders) {
     ReaderOptions ro = test::pageable_reader(clip);
     ro.reader.decoder = Decoder::nvdec;
-    ro.reader.decoders = decoders;
+    ro.reader.decoders.count = decoders;
     VideoReader reader(ro);
     EXPECT_EQ(reader.info().decoder, "nvdec");
     EXPECT_EQ(reader.info().decoders, decoders);
@@ -113,6 +113,69 @@ TEST(NvdecGpu, TwoSessionsOnOneFileGiveOneSessionsFramesAndAllMayBeHeld) {
   for (std::size_t i = 0; i < one.size(); ++i) {
     EXPECT_DOUBLE_EQ(two[i].first, one[i].first) << "frame " << i;
     EXPECT_TRUE(two[i].second == one[i].second) << "frame " << i << " differs";
+  }
+}
+
+// All three planes of a three-plane 8-bit 4:2:0 frame, packed as test::decode_all packs them.
+std::vector<std::uint8_t> packed_i420(const std::uint8_t* frame, const YuvLayout& l) {
+  std::vector<std::uint8_t> planes;
+  for (int p = 0; p < 3; ++p) {
+    const PlaneView v = plane_of(l, p);
+    for (int r = 0; r < v.height; ++r) {
+      const std::uint8_t* row = frame + v.offset + static_cast<std::size_t>(r) * v.pitch;
+      planes.insert(planes.end(), row, row + v.width);
+    }
+  }
+  return planes;
+}
+
+// reader.decoders: [nvdec, cpu] on one file: the CPU decoder goes first (its layout is the
+// input's), NVDEC's frames stay on the device, and through the executor (which splits
+// NVDEC's interleaved chroma into the CPU layout's planes) every frame is the CPU decoder's
+// picture, at its time, in its order: H.264 decoding is exact, so all planes match.
+TEST(NvdecGpu, CpuAndNvdecOnOneFileGiveTheCpuDecodersFrames) {
+  REQUIRE_GPU();
+  const std::string clip =
+      test::make_clip("mixed-gop30.mp4", 640, 360, 150, "-c:v libx264 -pix_fmt yuv420p -bf 2 -g 30 -keyint_min 30");
+  ReaderOptions ro = test::pageable_reader(clip);
+  ro.reader.decoders.kinds = {Decoder::nvdec, Decoder::cpu};
+  ro.reader.decoders.count = 2;
+  VideoReader reader(ro);
+  ASSERT_EQ(reader.info().decoder, "cpu+nvdec");
+  EXPECT_EQ(reader.split_kinds(), (std::vector<Decoder>{Decoder::cpu, Decoder::nvdec}));
+  const YuvLayout& l = reader.layout();
+  ASSERT_FALSE(l.nv12) << "the CPU decoder's layout is the input's";
+  std::vector<DecodedFrame> frames = read_all(reader);
+  const test::DecodedVideo cpu = test::decode_all(clip);
+  ASSERT_EQ(frames.size(), cpu.frames.size());
+  int on_device = 0;
+  for (std::size_t i = 0; i < frames.size(); ++i) {
+    EXPECT_EQ(frames[i].index, static_cast<std::int64_t>(i));
+    on_device += frames[i].on_device();
+  }
+  EXPECT_GT(on_device, 0) << "NVDEC decoded no segment";
+  EXPECT_LT(on_device, static_cast<int>(frames.size())) << "the CPU decoder decoded no segment";
+
+  ExecutorOptions eo;
+  eo.copy.mode = CopyMode::async;
+  eo.copy.streams = 2;
+  eo.copy.batch_size = 5;
+  set_one_input(eo, l);
+  eo.gpu.preprocess.width = eo.gpu.preprocess.height = 160;
+  eo.overlay.hud = false;
+  eo.clock_origin = steady_seconds();
+  auto gpu = make_gpu_executor(eo);
+  for (std::size_t first = 0; first < frames.size(); first += 5) {
+    const int slot = static_cast<int>((first / 5) % gpu->slots());
+    gpu->wait_idle(slot);
+    std::vector<std::vector<std::uint8_t>> outs(5, std::vector<std::uint8_t>(l.frame_bytes, 0));
+    std::vector<std::uint8_t*> ptrs;
+    for (auto& o : outs) ptrs.push_back(o.data());
+    gpu->submit(slot, std::span(frames).subspan(first, 5), ptrs, HudLines{});
+    gpu->wait_done(slot);
+    for (std::size_t i = 0; i < 5; ++i)
+      EXPECT_GT(test::psnr(packed_i420(outs[i].data(), l), cpu.frames[first + i]), 50.0)
+          << "frame " << first + i << (frames[first + i].on_device() ? " (NVDEC)" : " (CPU)");
   }
 }
 

@@ -100,6 +100,64 @@ TEST(Config, BadChoiceListsTheChoices) {
   EXPECT_NE(e.find("copy.mode: must be one of sync | async, got 'fast'"), std::string::npos) << e;
 }
 
+// reader.decoders: a count, a list of kinds or auto; each written back as it was given.
+TEST(Config, DecodersTakeACountAListOfKindsOrAuto) {
+  const std::string in = existing_input();
+  const Config count = load_config("", {"input.uri=" + in, model_set, "reader.decoders=3"});
+  EXPECT_EQ(count.reader.decoders.count, 3);
+  EXPECT_FALSE(count.reader.decoders.mixed());
+  EXPECT_EQ(config_json(count)["reader"]["decoders"], 3);
+  const Config mix = load_config("", {"input.uri=" + in, model_set, "reader.decoders=[nvdec, cpu, nvdec]"});
+  EXPECT_TRUE(mix.reader.decoders.mixed());
+  EXPECT_EQ(config_json(mix)["reader"]["decoders"], nlohmann::json({"nvdec", "cpu", "nvdec"}));
+  // The CPU decoder first, whatever the order written: its layout is the input's.
+  EXPECT_EQ(mix.reader.decoders.resolve(Decoder::cpu, true),
+            (std::vector<Decoder>{Decoder::cpu, Decoder::nvdec, Decoder::nvdec}));
+  const Config automatic = load_config("", {"input.uri=" + in, model_set, "reader.decoders=auto"});
+  EXPECT_EQ(config_json(automatic)["reader"]["decoders"], "auto");
+  EXPECT_EQ(automatic.reader.decoders.resolve(Decoder::cpu, false), std::vector<Decoder>{Decoder::cpu});
+  EXPECT_EQ(automatic.reader.decoders.resolve(Decoder::cpu, true).size(),
+            static_cast<std::size_t>(1 + DecoderList::auto_nvdec_sessions));
+  // Written back and read again, each is what it was (a report's config is a config).
+  for (const Config* c : {&count, &mix, &automatic}) {
+    const std::string again = config_json(*c)["reader"]["decoders"].dump();
+    const Config reread = load_config("", {"input.uri=" + in, model_set, "reader.decoders=" + again});
+    EXPECT_EQ(config_json(reread)["reader"]["decoders"].dump(), again);
+  }
+}
+
+TEST(Config, BadDecodersSayWhatIsTaken) {
+  const std::string kind = error_of("reader:\n  decoders: [cpu, gpu]\n");
+  EXPECT_NE(kind.find("reader.decoders: every entry must be cpu or nvdec, got 'gpu'"), std::string::npos) << kind;
+  const std::string empty = error_of("reader:\n  decoders: []\n");
+  EXPECT_NE(empty.find("reader.decoders: a list of 1 to 8 decoders, got 0"), std::string::npos) << empty;
+  const std::string many = error_of("reader:\n  decoders: 9\n");
+  EXPECT_NE(many.find("reader.decoders: must be between 1 and 8, got 9"), std::string::npos) << many;
+  const std::string word = error_of("reader:\n  decoders: fast\n");
+  EXPECT_NE(word.find("reader.decoders: expected 1..8, a list such as [cpu, nvdec] or auto, got 'fast'"),
+            std::string::npos)
+      << word;
+}
+
+// Without a CUDA device a list keeps its CPU decoders, and auto is one CPU decoder; with
+// NVDEC sessions beside them the CPU decoders leave a core to each session and one to the rest.
+TEST(Config, DecodersOnTheCpuAndTheirThreads) {
+  DecoderList mix;
+  mix.kinds = {Decoder::cpu, Decoder::nvdec, Decoder::cpu};
+  EXPECT_EQ(mix.on_cpu_only().count, 2);
+  EXPECT_FALSE(mix.on_cpu_only().mixed());
+  DecoderList automatic;
+  automatic.automatic = true;
+  EXPECT_EQ(automatic.on_cpu_only().count, 1);
+  ReaderConfig reader;
+  EXPECT_EQ(split_cpu_threads(reader, {Decoder::cpu, Decoder::nvdec, Decoder::nvdec}, 16), 13);
+  EXPECT_EQ(split_cpu_threads(reader, {Decoder::cpu, Decoder::cpu, Decoder::nvdec}, 16), 7);
+  EXPECT_EQ(split_cpu_threads(reader, {Decoder::cpu, Decoder::nvdec}, 2), 1);
+  EXPECT_EQ(split_cpu_threads(reader, {Decoder::cpu, Decoder::cpu}, 16), 0) << "no NVDEC: FFmpeg's own choice";
+  reader.threads = 4;
+  EXPECT_EQ(split_cpu_threads(reader, {Decoder::cpu, Decoder::nvdec}, 16), 4) << "as configured";
+}
+
 TEST(Config, SectionGivenAsScalar) {
   const std::string e = error_of("copy: 3\n");
   EXPECT_NE(e.find("c.yaml:1:7: copy: expected a section of keys"), std::string::npos) << e;

@@ -43,7 +43,7 @@ std::vector<Frame> read_frames(ReaderOptions options, std::size_t at_most = 1000
 
 ReaderOptions with_decoders(const std::string& clip, int decoders, bool loop = false) {
   ReaderOptions options = test::pageable_reader(clip, 2);
-  options.reader.decoders = decoders;
+  options.reader.decoders.count = decoders;
   options.input.loop = loop;
   return options;
 }
@@ -105,7 +105,7 @@ TEST(SegmentFan, ADecoderRunsAheadByItsLaneAndNoMore) {
         return f;
       };
     };
-    SegmentFan fan({segment_of_ten(0, nullptr), segment_of_ten(1, &second_decoded)}, lane, nullptr, [] {});
+    SegmentFan fan({segment_of_ten(0, nullptr), segment_of_ten(1, &second_decoded)}, {lane, lane}, nullptr, [] {});
     ASSERT_TRUE(fan.next());
     // The second decoder stops at its lane (plus the frame its push waits with) or its end.
     const int expected = static_cast<int>(std::min<std::size_t>(lane + 1, 10));
