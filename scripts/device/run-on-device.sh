@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
 # Modes: tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
-# density | held | serve | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
+# density | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
@@ -272,6 +272,27 @@ if mode held; then
 print('held: %d inputs, %d frames, %d dropped after the first second (%d in all), latency p99 %.1f ms, lag p99 %.1f ms, first frame out %.2f s, inputs opened in %.2f s' % (
   len(j['inputs']), j['frames'], j['frames_dropped_measured'], j['frames_dropped'], j['latency']['p99_ms'], j['live_lag']['p99_ms'],
   s['first_frame']['delivered_s'], s['inputs_s']))"
+fi
+if mode mixed; then
+  # Issue 32: one file decoded by the CPU decoder and NVDEC sessions at once. Its e2e tests,
+  # then the bench ladder (naive ... + NVDEC, + cpu+nvdec, with the limits measured first)
+  # on the bundled clip (one GOP: split pass by pass as it loops) and on a real 4K H.264
+  # clip (Megamind stretched to 4K, a keyframe every 30 frames), each beside ffmpeg's own
+  # decode rate of the same clip.
+  .device/bin/vidpipe_e2e_tests --gtest_filter='*Nvdec*:*Mixed*:*Decoders*' 2>&1 | tee "$OUT/mixed-e2e.log" \
+    | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/mixed-e2e.log" | head -60
+  [ -s /tmp/megamind4k-g30.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
+    -c:v libx264 -preset veryfast -b:v 30M -g 30 -keyint_min 30 -pix_fmt yuv420p -threads 16 /tmp/megamind4k-g30.mp4
+  for clip in assets/sample-4k.mp4 /tmp/megamind4k-g30.mp4; do
+    name=$(basename "$clip" .mp4)
+    $VIDPIPE_BIN bench --config config/bench.yaml --input "$clip" --set gpu.model=assets/models/tiny_face_detector \
+      --set bench.json="$OUT/mixed-$name.json" --set bench.chart="$OUT/mixed-$name.png" 2>&1 | grep -v "^\[" \
+      | tee "$OUT/mixed-$name.txt"
+    start=$(date +%s.%N)
+    ffmpeg -loglevel error -stream_loop -1 -i "$clip" -frames:v 1200 -an -f null - \
+      && echo "ffmpeg decode $name: $(python3 -c "print('%.1f' % (1200 / ($(date +%s.%N) - $start)))") fps"
+  done
 fi
 if mode serve; then
   # Issue 31 on the GPU: the serving process's HTTP tests (inputs added and removed, 100
