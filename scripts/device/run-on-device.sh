@@ -12,6 +12,7 @@ for need in .device/bin/vidpipe assets/models/tiny_face_detector assets/sample-4
   [ -e "$need" ] || { echo "run-on-device: $need is missing: carry .device, assets/models and assets/sample-4k.mp4 (scripts/setup.sh and scripts/device/pack.sh make them)" >&2; exit 2; }
 done
 mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .device/runtime-bundle.tar.xz && cp -a .device/lib/. /tmp/rt/lib/
+[ -e .device/libonnxruntime.so.1.xz ] && xz -dc .device/libonnxruntime.so.1.xz > /tmp/rt/lib/libonnxruntime.so.1
 export LD_LIBRARY_PATH=/tmp/rt/lib PATH=/tmp/rt/bin:$PATH VIDPIPE_SOURCE_DIR=$PWD VIDPIPE_BIN=$PWD/.device/bin/vidpipe
 export VIDPIPE_TEST_DATA=$PWD/.device/data  # opencv-doc's images (the GPU machine has no opencv-doc)
 export VIDPIPE_CLIPS=$PWD/.device/clips     # HEVC clips pack.sh made (no HEVC encoder there)

@@ -49,7 +49,10 @@ status=$(call -X POST -H "Authorization: Bearer $token" -d "{\"uri\": \"$clip\",
 # 202: still opening after 5 s (a 4K clip through the CPU detector on a loaded machine).
 [ "$status" = 201 ] || [ "$status" = 202 ] || fail "POST /inputs: $status $(cat /tmp/kube-play-body)"
 wait_for 60 curl -sf $base/readyz || fail "/readyz did not turn true with an input: $(curl -s $base/readyz)"
-curl -s $base/metrics | grep -q 'vidpipe_frames_total{pipeline="cam-1"}' || fail "/metrics lacks the added input"
+# Its series are there once its pipeline shows its first report, a moment after /readyz can
+# say its first frame is through.
+has_series() { curl -s $base/metrics | grep -q 'vidpipe_frames_total{pipeline="cam-1"}'; }
+wait_for 10 has_series || fail "/metrics lacks the added input: $(curl -s $base/metrics | grep -c cam-1) cam-1 lines; /inputs: $(curl -s $base/inputs | head -c 600)"
 
 # A container whose process dies mid-run (an OOM kill, a crash) is restarted (restartPolicy
 # Always) and resumes cam-1 from the state file. Killed from the host: podman does not
