@@ -19,6 +19,7 @@ if [ "${VIDPIPE_ASAN:-1}" != 0 ]; then
   cmake --build --preset debug-asan -j"$(nproc)" --target vidpipe_tests vidpipe vidpipe_e2e_tests vidpipe_hostile_tests
   # protect_shadow_gap=0: the CUDA driver maps memory where ASan's shadow gap would be.
   export ASAN_OPTIONS=detect_leaks=1:protect_shadow_gap=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+  export LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0
   phase "ASan unit tests"
   ./build-asan/tests/vidpipe_tests --gtest_brief=1
   # The sanitised vidpipe on the fault paths. The rest of the e2e tests (CPU inference
@@ -41,7 +42,7 @@ if [ "${VIDPIPE_ASAN:-1}" != 0 ]; then
   # The hostile suite (tests/hostile/*.yaml) under the sanitised vidpipe.
   phase "ASan hostile suite"
   run_sharded ./build-asan/tests/vidpipe_hostile_tests
-  unset ASAN_OPTIONS UBSAN_OPTIONS
+  unset ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
 fi
 # The image and the Kubernetes manifests, played by podman (VIDPIPE_CONTAINER=0 skips it).
 if [ "${VIDPIPE_CONTAINER:-1}" != 0 ]; then

@@ -34,6 +34,8 @@ const std::string mixed_rung = "+ cpu+nvdec";
 std::vector<Rung> ladder_rungs(const Config& base, std::vector<std::string>& notes) {
   std::vector<Rung> rungs;
   Config c = base;
+  // A list of kinds is the cpu+nvdec rung's; the rungs below it decode with one kind.
+  if (base.reader.decoders.mixed()) c.reader.decoders = {};
   c.copy.mode = CopyMode::sync;
   c.copy.memory = HostMemory::pageable;
   c.copy.streams = 1;

@@ -17,8 +17,8 @@ struct DecoderList {
   std::vector<Decoder> kinds;  // `[cpu, nvdec, nvdec]`: one decoder per entry
   bool automatic = false;      // `auto`: every kind the machine has
   static constexpr int most = 8;
-  // NVDEC sessions `auto` adds beside the CPU decoder: two (on an H100 a third added
-  // little to two for 4K H.264, and each holds a segment of device memory).
+  // NVDEC sessions `auto` adds beside the CPU decoder: two, each holding a segment of device
+  // memory and a core of its own for demuxing and copy-out (a list tries more).
   static constexpr int auto_nvdec_sessions = 2;
 
   // Whether it names more than one decoder (or may, for `auto`).

@@ -2,11 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace vidpipe {
 
-SegmentDealer::SegmentDealer(int decoders, std::int64_t per_pass, bool loop)
-    : per_pass_(per_pass), loop_(loop), decoders_(static_cast<std::size_t>(std::max(decoders, 1))) {}
+SegmentDealer::SegmentDealer(int decoders, std::int64_t per_pass, bool loop, std::vector<double> expected_fps)
+    : per_pass_(per_pass), loop_(loop), decoders_(static_cast<std::size_t>(std::max(decoders, 1))),
+      expected_fps_(std::move(expected_fps)) {
+  expected_fps_.resize(decoders_.size(), 0.0);
+}
 
 std::int64_t SegmentDealer::free_after(std::int64_t segment) const {
   std::int64_t s = std::max(segment + 1, reading_);
@@ -14,21 +18,25 @@ std::int64_t SegmentDealer::free_after(std::int64_t segment) const {
   return s;
 }
 
+double SegmentDealer::rate(int decoder) const {
+  const Decoder& d = decoders_[decoder];
+  return d.figures.segments > 0 ? d.figures.fps() : expected_fps_[decoder];
+}
+
 bool SegmentDealer::rates_known() const {
-  return std::all_of(decoders_.begin(), decoders_.end(),
-                     [](const Decoder& d) { return !d.alive || d.figures.segments > 0; });
+  for (int k = 0; k < static_cast<int>(decoders_.size()); ++k)
+    if (decoders_[k].alive && rate(k) <= 0 && decoders_[k].figures.segments == 0) return false;
+  return true;
 }
 
 double SegmentDealer::fastest_rate() const {
   double fastest = 0;
-  for (const Decoder& d : decoders_)
-    if (d.alive) fastest = std::max(fastest, d.figures.fps());
+  for (int k = 0; k < static_cast<int>(decoders_.size()); ++k)
+    if (decoders_[k].alive) fastest = std::max(fastest, rate(k));
   return fastest;
 }
 
-bool SegmentDealer::fast(int decoder) const {
-  return decoders_[decoder].figures.fps() >= fast_share * fastest_rate();
-}
+bool SegmentDealer::fast(int decoder) const { return rate(decoder) >= fast_share * fastest_rate(); }
 
 bool SegmentDealer::covered(std::int64_t segment, int decoder) const {
   for (int j = 0; j < static_cast<int>(decoders_.size()); ++j)
@@ -42,8 +50,8 @@ std::int64_t SegmentDealer::pick(int decoder) const {
   // While this decoder decodes one segment, the others together read this many.
   double others = 0;
   for (int j = 0; j < static_cast<int>(decoders_.size()); ++j)
-    if (j != decoder && decoders_[j].alive) others += decoders_[j].figures.fps();
-  const double own = std::max(decoders_[decoder].figures.fps(), 1e-9);
+    if (j != decoder && decoders_[j].alive) others += rate(j);
+  const double own = std::max(rate(decoder), 1e-9);
   // At most a few passes' worth of decoders ahead: a decoder whose segment decoded no frame
   // has no rate, and a looping file has no end to stop the search at.
   const auto ahead = static_cast<std::int64_t>(std::min(std::ceil(others / own), max_ahead));

@@ -5,7 +5,8 @@
 // segment nobody has, unless it is clearly slower than the fastest, when it takes one far
 // enough ahead to be done when the reading gets there (meanwhile the others read the
 // segments before it, and its frames wait in its lane). Until every decoder has finished a
-// segment the rates are unknown and segments go lowest first: round-robin.
+// segment the rates are the expected ones given (a CPU decoder beside NVDEC sessions), or
+// unknown, and segments then go lowest first: round-robin.
 //
 // Written here rather than taken from a library: the policy is a few lines over a map,
 // and it is what the tests pin down (a controllable clock, no sleeps).
@@ -21,7 +22,10 @@ namespace vidpipe {
 class SegmentDealer {
  public:
   // `per_pass`: segments in the file; a looping input's segments go on pass after pass.
-  SegmentDealer(int decoders, std::int64_t per_pass, bool loop);
+  // `expected_fps` (one per decoder, any unit, or empty): each decoder's rate until it has
+  // measured its own, so that decoders of different kinds are dealt by rate from the first
+  // claim; without it the first segments go lowest first.
+  SegmentDealer(int decoders, std::int64_t per_pass, bool loop, std::vector<double> expected_fps = {});
 
   // Decoder k's next segment, after its last one; -1 when none is left. `now_s`: seconds on
   // any steady clock (the one the rates are measured with).
@@ -64,6 +68,7 @@ class SegmentDealer {
   bool valid(std::int64_t segment) const { return segment >= 0 && (loop_ || segment < per_pass_); }
   std::int64_t free_after(std::int64_t segment) const;  // the lowest unclaimed segment above it
   bool rates_known() const;
+  double rate(int decoder) const;  // measured, else expected, else 0
   double fastest_rate() const;
   bool fast(int decoder) const;
   // Whether an alive fast decoder other than `decoder` can still take `segment`.
@@ -75,6 +80,7 @@ class SegmentDealer {
   mutable std::mutex mutex_;
   std::condition_variable claimed_;
   std::vector<Decoder> decoders_;
+  std::vector<double> expected_fps_;
   std::map<std::int64_t, int> owners_;  // claimed segments not yet read past
   std::int64_t reading_ = 0;            // the segment the fan reads
   bool closed_ = false;

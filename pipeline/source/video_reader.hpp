@@ -166,6 +166,9 @@ class VideoReader {
   // Why a sibling's frames cannot join this decoder's ("" when they can).
   std::string why_frames_differ(const VideoReader& sibling) const;
   std::vector<const VideoReader*> all_decoders() const;
+  // The dealer's rates for split_kinds_ until each decoder has measured its own (empty for
+  // decoders of one kind: they start lowest first).
+  std::vector<double> expected_rates() const;
   // How many copied-out NVDEC frames each of a split file's `sessions` may run ahead (segment_fan.hpp).
   std::size_t nvdec_lane_frames(const std::vector<std::int64_t>& starts, int sessions) const;
   // A split file's packet that is the keyframe of the segment after this decoder's current one.

@@ -280,16 +280,23 @@ if mode mixed; then
   # on the bundled clip (one GOP: split pass by pass as it loops) and on a real 4K H.264
   # clip (Megamind stretched to 4K, a keyframe every 30 frames), each beside ffmpeg's own
   # decode rate of the same clip.
+  .device/bin/vidpipe_tests --gtest_filter='NvdecGpu.*:SplitChroma*:SegmentDealer.*' 2>&1 | tee "$OUT/mixed-unit.log" \
+    | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/mixed-unit.log" | head -60
   .device/bin/vidpipe_e2e_tests --gtest_filter='*Nvdec*:*Mixed*:*Decoders*' 2>&1 | tee "$OUT/mixed-e2e.log" \
     | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/mixed-e2e.log" | head -60
   [ -s /tmp/megamind4k-g30.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
     -c:v libx264 -preset veryfast -b:v 30M -g 30 -keyint_min 30 -pix_fmt yuv420p -threads 16 /tmp/megamind4k-g30.mp4
-  for clip in assets/sample-4k.mp4 /tmp/megamind4k-g30.mp4; do
-    name=$(basename "$clip" .mp4)
+  # MIXED_LIST: the + cpu+nvdec rung's decoders for a third ladder on the bundled clip
+  # (default: the CPU decoder and four NVDEC sessions; auto is two).
+  list=${MIXED_LIST:-[cpu, nvdec, nvdec, nvdec, nvdec]}
+  for run in "assets/sample-4k.mp4 auto" "/tmp/megamind4k-g30.mp4 auto" "assets/sample-4k.mp4 $list"; do
+    clip=${run%% *} decoders=${run#* }
+    name=$(basename "$clip" .mp4)-$(tr -dc 'a-z0-9' <<<"$decoders" | head -c 24)
     $VIDPIPE_BIN bench --config config/bench.yaml --input "$clip" --set gpu.model=assets/models/tiny_face_detector \
-      --set bench.json="$OUT/mixed-$name.json" --set bench.chart="$OUT/mixed-$name.png" 2>&1 | grep -v "^\[" \
-      | tee "$OUT/mixed-$name.txt"
+      --set "reader.decoders=$decoders" --set bench.json="$OUT/mixed-$name.json" --set bench.chart="$OUT/mixed-$name.png" \
+      2>&1 | grep -v "^\[" | tee "$OUT/mixed-$name.txt"
     start=$(date +%s.%N)
     ffmpeg -loglevel error -stream_loop -1 -i "$clip" -frames:v 1200 -an -f null - \
       && echo "ffmpeg decode $name: $(python3 -c "print('%.1f' % (1200 / ($(date +%s.%N) - $start)))") fps"

@@ -23,6 +23,24 @@ TEST(SegmentDealer, BeforeEveryRateIsKnownSegmentsGoLowestFirst) {
   EXPECT_EQ(dealer.claim(0, 1.1), 4);
 }
 
+// A CPU decoder beside two NVDEC sessions (reader.decoders: [cpu, nvdec, nvdec]): with the
+// kinds' expected rates the sessions go ahead from their first claim, rather than taking
+// segments 1 and 2 and holding the CPU decoder's reading up while it waits on them.
+TEST(SegmentDealer, ExpectedRatesSendSlowDecodersAheadFromTheFirstClaim) {
+  SegmentDealer dealer(3, 100, false, {2.5, 1.0, 1.0});
+  EXPECT_EQ(dealer.claim(0, 0), 0);
+  // While a session decodes one segment the others read 3.5: it starts 4 ahead.
+  EXPECT_EQ(dealer.claim(1, 0), 4);
+  EXPECT_EQ(dealer.claim(2, 0), 5);
+  dealer.finished(0, 30, 0.1);
+  EXPECT_EQ(dealer.claim(0, 0.1), 1) << "the CPU decoder fills in below them";
+  // Once measured, a decoder's own rate replaces the expected one: here the session proves
+  // as fast as the CPU decoder, so it looks no further ahead than the next free segment
+  // after its own (it never goes back in the file).
+  dealer.finished(1, 30, 0.1);
+  EXPECT_EQ(dealer.claim(1, 0.1), 6);
+}
+
 TEST(SegmentDealer, ASlowDecoderTakesASegmentFarEnoughAheadAndTheFastOnesFillIn) {
   SegmentDealer dealer(2, 100, false);
   ASSERT_EQ(dealer.claim(0, 0), 0);  // fast: 30 frames in 0.1 s
