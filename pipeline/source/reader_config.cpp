@@ -47,43 +47,6 @@ DecoderList parse_decoder_list(const YAML::Node& n) {
 
 }  // namespace
 
-const char* to_string(Decoder decoder) { return decoder == Decoder::nvdec ? "nvdec" : "cpu"; }
-
-bool DecoderList::mixed() const {
-  return automatic || (std::count(kinds.begin(), kinds.end(), Decoder::cpu) > 0 &&
-                       std::count(kinds.begin(), kinds.end(), Decoder::nvdec) > 0);
-}
-
-std::vector<Decoder> DecoderList::resolve(Decoder single, bool gpu) const {
-  std::vector<Decoder> out = kinds;
-  if (automatic) {
-    out = {Decoder::cpu};
-    if (gpu) out.insert(out.end(), auto_nvdec_sessions, Decoder::nvdec);
-  } else if (out.empty()) {
-    out.assign(static_cast<std::size_t>(count), single);
-  }
-  std::stable_partition(out.begin(), out.end(), [](Decoder d) { return d == Decoder::cpu; });
-  return out;
-}
-
-DecoderList DecoderList::on_cpu_only() const {
-  if (!automatic && kinds.empty()) return *this;
-  DecoderList cpu;
-  cpu.count = std::max<int>(1, static_cast<int>(std::count(kinds.begin(), kinds.end(), Decoder::cpu)));
-  return cpu;
-}
-
-void to_json(nlohmann::json& out, const DecoderList& list) {
-  if (list.automatic) {
-    out = "auto";
-  } else if (list.kinds.empty()) {
-    out = list.count;
-  } else {
-    out = nlohmann::json::array();
-    for (Decoder d : list.kinds) out.push_back(to_string(d));
-  }
-}
-
 void declare_keys(Keys<ReaderConfig>& k) {
   k.choice("decoder", &ReaderConfig::decoder, decoder_names,
            "decoder. `nvdec` decodes on the GPU's video engines through FFmpeg's CUDA hwaccel: frames stay "
@@ -122,13 +85,6 @@ void declare_keys(Keys<ReaderConfig>& k) {
            "single-rate bob, the first field kept and the other rebuilt from it, so the detector and the output "
            "see no combing. `auto`: when the stream says it is interlaced (its field order); `on`: always "
            "(the top field first where the stream does not say); `off`: never.");
-}
-
-int split_cpu_threads(const ReaderConfig& reader, const std::vector<Decoder>& kinds, int cores) {
-  const auto nvdec = std::count(kinds.begin(), kinds.end(), Decoder::nvdec);
-  const auto cpu = static_cast<long>(kinds.size()) - nvdec;
-  if (reader.threads > 0 || nvdec == 0 || cpu == 0) return reader.threads;
-  return static_cast<int>(std::max<long>(1, (cores - nvdec - 1) / cpu));
 }
 
 int decoder_threads_each(const ReaderConfig& reader, int inputs) {
