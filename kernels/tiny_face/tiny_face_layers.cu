@@ -1,6 +1,7 @@
 #include <type_traits>
 
 #include "common/cuda_check.hpp"
+#include "decode/rank.cuh"
 #include "tiny_face/tiny_face_layers.cuh"
 #include "tiny_face/tiny_face_net.hpp"
 
@@ -105,36 +106,15 @@ __global__ void maxpool2x2_kernel(const float* in, int H, int W, int stride, flo
 
 __device__ inline float sigmoidf(float v) { return 1.f / (1.f + expf(-v)); }
 
-__device__ inline float iou(const Detection& a, const Detection& b) {
-  const float w = fmaxf(0.f, fminf(a.x1, b.x1) - fmaxf(a.x0, b.x0));
-  const float h = fmaxf(0.f, fminf(a.y1, b.y1) - fmaxf(a.y0, b.y0));
-  const float inter = w * h;
-  return inter / ((a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - inter);
-}
-
-constexpr int decode_slots = 1024;  // candidates over the threshold kept per image
-
-// One block per image: score every (cell, anchor), keep those over the threshold,
-// sort them best first (bitonic; ties by candidate index, so the order does not
-// depend on which thread found a box first), then greedy NMS as face-api does.
+// One block per image: score every (cell, anchor), offer those over the threshold, then
+// rank them and suppress overlaps as face-api does (decode/rank.cuh).
 __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox lb, float score_threshold,
                                     float iou_threshold, DetectionList* lists) {
-  __shared__ float score[decode_slots];
-  __shared__ int order[decode_slots];
-  __shared__ Detection box[decode_slots];
-  __shared__ bool keep[decode_slots];
-  __shared__ int index[decode_slots];
-  __shared__ int found;
+  __shared__ RankShared ranked;
   const int b = blockIdx.x;
   const int candidates = cells * cells * TinyFaceWeights::anchors;
   const float* out = net_out + static_cast<std::size_t>(b) * TinyFaceWeights::outputs * cells * cells;
-  for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) {
-    score[i] = -1.f;
-    order[i] = i;
-    index[i] = 0x7fffffff;
-  }
-  if (threadIdx.x == 0) found = 0;
-  __syncthreads();
+  rank_clear(ranked);
   for (int i = threadIdx.x; i < candidates; i += blockDim.x) {
     const int anchor = i % TinyFaceWeights::anchors, cell = i / TinyFaceWeights::anchors;
     const int row = cell / cells, col = cell % cells;
@@ -151,46 +131,9 @@ __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox l
     d.x1 = (cx + w / 2 - lb.pad_x) / lb.scale_x;
     d.y1 = (cy + h / 2 - lb.pad_y) / lb.scale_y;
     d.score = s;
-    const int slot = atomicAdd(&found, 1);
-    if (slot >= decode_slots) continue;  // only with an absurdly low threshold
-    box[slot] = d;
-    score[slot] = s;
-    index[slot] = i;
+    rank_offer(ranked, d, i);
   }
-  __syncthreads();
-  for (int size = 2; size <= decode_slots; size <<= 1)
-    for (int stride = size / 2; stride > 0; stride >>= 1) {
-      for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) {
-        const int j = i ^ stride;
-        if (j <= i) continue;
-        const int a = order[i], c = order[j];
-        const bool a_first = score[a] > score[c] || (score[a] == score[c] && index[a] < index[c]);
-        const bool descending_block = (i & size) == 0;
-        if (descending_block != a_first) {
-          order[i] = c;
-          order[j] = a;
-        }
-      }
-      __syncthreads();
-    }
-  for (int i = threadIdx.x; i < decode_slots; i += blockDim.x) keep[i] = score[order[i]] > score_threshold;
-  __syncthreads();
-  // Thread 0 writes the list. Its count lives in a register, not shared memory: with
-  // a shared count the compiler loaded it in every thread ahead of the threadIdx test,
-  // a read racing thread 0's increment (compute-sanitizer racecheck found it).
-  int kept = 0;
-  for (int i = 0; i < decode_slots; ++i) {
-    if (!keep[i]) {
-      if (score[order[i]] <= score_threshold) break;  // sorted: the rest are below too
-      continue;
-    }
-    const Detection& best = box[order[i]];
-    for (int j = i + 1 + threadIdx.x; j < decode_slots; j += blockDim.x)
-      if (keep[j] && iou(best, box[order[j]]) > iou_threshold) keep[j] = false;
-    if (threadIdx.x == 0 && kept < max_detections) lists[b].det[kept++] = best;
-    __syncthreads();
-  }
-  if (threadIdx.x == 0) lists[b].count = kept;
+  rank_write(ranked, score_threshold, iou_threshold, lists[b]);
 }
 
 dim3 grid2d(int w, int h, int z, dim3 block) { return dim3((w + block.x - 1) / block.x, (h + block.y - 1) / block.y, z); }

@@ -5,6 +5,8 @@
 #include <limits>
 #include <numeric>
 
+#include "decode/rank_ref.hpp"
+
 namespace vidpipe::reference {
 
 static double leaky01(double v) { return v > 0 ? v : 0.1 * v; }
@@ -101,21 +103,9 @@ std::vector<float> tiny_face_forward(const TinyFaceWeights& w, const float* inpu
 
 static double sigmoid(double v) { return 1 / (1 + std::exp(-v)); }
 
-static double iou(const Detection& a, const Detection& b) {
-  const double w = std::max(0.0, double(std::min(a.x1, b.x1)) - std::max(a.x0, b.x0));
-  const double h = std::max(0.0, double(std::min(a.y1, b.y1)) - std::max(a.y0, b.y0));
-  const double inter = w * h;
-  return inter / (double(a.x1 - a.x0) * (a.y1 - a.y0) + double(b.x1 - b.x0) * (b.y1 - b.y0) - inter);
-}
-
 DetectionList decode_faces(const float* out, int cells, const Letterbox& lb, float score_threshold,
                            float iou_threshold) {
-  struct Candidate {
-    double score;
-    int index;
-    Detection box;
-  };
-  std::vector<Candidate> cands;
+  std::vector<RankCandidate> cands;
   const int anchors = TinyFaceWeights::anchors;
   for (int i = 0; i < cells * cells * anchors; ++i) {
     const int anchor = i % anchors, cell = i / anchors, row = cell / cells, col = cell % cells;
@@ -132,18 +122,9 @@ DetectionList decode_faces(const float* out, int cells, const Letterbox& lb, flo
     d.x1 = static_cast<float>((cx + w / 2 - lb.pad_x) / lb.scale_x);
     d.y1 = static_cast<float>((cy + h / 2 - lb.pad_y) / lb.scale_y);
     d.score = static_cast<float>(s);
-    cands.push_back({s, i, d});
+    cands.push_back({d, i});
   }
-  std::stable_sort(cands.begin(), cands.end(), [](const Candidate& a, const Candidate& b) { return a.score > b.score; });
-  std::vector<bool> keep(cands.size(), true);
-  DetectionList list;
-  for (std::size_t i = 0; i < cands.size(); ++i) {
-    if (!keep[i]) continue;
-    if (list.count < max_detections) list.det[list.count++] = cands[i].box;
-    for (std::size_t j = i + 1; j < cands.size(); ++j)
-      if (keep[j] && iou(cands[i].box, cands[j].box) > iou_threshold) keep[j] = false;
-  }
-  return list;
+  return rank_boxes(std::move(cands), iou_threshold);
 }
 
 }  // namespace vidpipe::reference
