@@ -37,6 +37,7 @@ if ! command -v nvcc >/dev/null; then
 fi
 
 bash scripts/fetch-model.sh
+bash scripts/fetch-ocr-model.sh
 bash scripts/fetch-onnxruntime.sh
 bash scripts/make-assets.sh
 

@@ -9,7 +9,7 @@
 
 #include "base/clock.hpp"
 #include "device/executor.hpp"
-#include "device/face_model.hpp"
+#include "device/detector_setup.hpp"
 #include "memory/cuda_raii.hpp"
 #include "memory/host_memory.hpp"
 #include "metrics/stage_account.hpp"
@@ -93,16 +93,15 @@ void measure_link(BenchLimits& l) {
 }
 
 // The run's GPU stage on frames already in the slots (ExecutorOptions::gpu_stage_only).
-double stage_alone_fps(const Config& c, bool on_gpu, const VideoReader& reader,
-                       const std::shared_ptr<const TinyFaceWeights>& model, std::span<const DecodedFrame> frames,
-                       int streams, int batch) {
-  ExecutorOptions eo{c.copy, c.gpu, c.overlay};
+// `with_detector`: the run's options with its detector attached (once for every rung).
+double stage_alone_fps(const Config& c, bool on_gpu, const VideoReader& reader, const ExecutorOptions& with_detector,
+                       std::span<const DecodedFrame> frames, int streams, int batch) {
+  ExecutorOptions eo = with_detector;
   set_input_layouts(eo, {reader.layout()}, {reader.info()}, c);
   eo.copy.mode = CopyMode::async;
   eo.copy.streams = streams;
   eo.copy.batch_size = batch;
   eo.copy.chunk_bytes = 0;
-  eo.model = model;
   eo.gpu_stage_only = true;
   eo.clock_origin = steady_seconds();
   const std::unique_ptr<Executor> ex = on_gpu ? make_gpu_executor(eo) : make_cpu_executor(eo);
@@ -149,11 +148,11 @@ BenchLimits measure_limits(const Config& c, bool decoded, const std::vector<std:
     CUDA_CHECK(cudaSetDevice(c.gpu.device));
     measure_link(l);
   }
-  std::shared_ptr<const TinyFaceWeights> model;
-  if (c.gpu.inference) model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
+  ExecutorOptions with_detector{c.copy, c.gpu, c.overlay};
+  attach_detector(with_detector, c.gpu);
   for (const auto& [streams, batch] : rungs)
     if (!l.stage_fps.count({streams, batch}))
-      l.stage_fps[{streams, batch}] = stage_alone_fps(c, l.on_gpu, reader, model, frames, streams, batch);
+      l.stage_fps[{streams, batch}] = stage_alone_fps(c, l.on_gpu, reader, with_detector, frames, streams, batch);
   return l;
 }
 

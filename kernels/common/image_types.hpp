@@ -72,10 +72,13 @@ struct Letterbox {
   int content_height = 0;
 };
 
-// (value - mean[c]) * scale[c], channels in RGB order.
+// (value - mean[c]) * scale[c], channel c of the network's input: R, G, B in that order, or
+// B, G, R with `bgr`; planes one after another (NCHW), or interleaved per pixel with `nhwc`.
 struct Normalisation {
   float mean[3] = {0.f, 0.f, 0.f};
   float scale[3] = {1.f / 255.f, 1.f / 255.f, 1.f / 255.f};
+  bool bgr = false;
+  bool nhwc = false;
 };
 
 // A face box in source-frame pixels. No member initialisers: kernels keep arrays of

@@ -11,6 +11,13 @@ Letterbox make_letterbox(int src_width, int src_height, int dst_width, int dst_h
   lb.dst_width = dst_width;
   lb.dst_height = dst_height;
   if (!(sample_aspect > 0)) sample_aspect = 1.0;
+  if (align == LetterboxAlign::stretch) {
+    lb.scale_x = static_cast<float>(static_cast<double>(dst_width) / src_width);
+    lb.scale_y = static_cast<float>(static_cast<double>(dst_height) / src_height);
+    lb.content_width = dst_width;
+    lb.content_height = dst_height;
+    return lb;
+  }
   // Fit the picture as displayed (src_width * sample_aspect wide), then spread the scale
   // back over the stored pixels.
   const double display_width = src_width * sample_aspect;

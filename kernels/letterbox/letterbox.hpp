@@ -4,7 +4,8 @@
 
 namespace vidpipe {
 
-enum class LetterboxAlign { top_left, centre };
+// stretch: no letterbox at all, the picture fills the input (a model trained that way).
+enum class LetterboxAlign { top_left, centre, stretch };
 
 // top_left matches face-api's padToSquare(isCenterImage=false), which the
 // TinyFaceDetector weights were trained with. `sample_aspect`: the width of a source pixel

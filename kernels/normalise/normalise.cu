@@ -9,9 +9,11 @@ __global__ void normalise_kernel(const std::uint8_t* src, int pixels, Normalisat
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i >= pixels) return;
   const std::uint8_t* in = src + (static_cast<std::size_t>(blockIdx.y) * pixels + i) * 3;
-  float* out = dst + static_cast<std::size_t>(blockIdx.y) * 3 * pixels + i;
-  for (int c = 0; c < 3; ++c)  // c is the RGB channel; BGR input holds it at 2 - c
-    out[static_cast<std::size_t>(c) * pixels] = (in[2 - c] - norm.mean[c]) * norm.scale[c];
+  float* out = dst + static_cast<std::size_t>(blockIdx.y) * 3 * pixels;
+  // c is the network's channel; the BGR input holds R at 2, B at 0.
+  for (int c = 0; c < 3; ++c)
+    out[norm.nhwc ? static_cast<std::size_t>(i) * 3 + c : static_cast<std::size_t>(c) * pixels + i] =
+        (in[norm.bgr ? c : 2 - c] - norm.mean[c]) * norm.scale[c];
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// BGR8 interleaved -> RGB float planar (NCHW), (value - mean) * scale per channel.
+// BGR8 interleaved -> the network's float input: RGB or BGR, planar (NCHW) or interleaved
+// (NHWC), (value - mean) * scale per channel.
 #pragma once
 #include <cuda_runtime_api.h>
 

@@ -1,6 +1,8 @@
 // normalise on the GPU against its CPU twin on random inputs, batched.
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "device_data.hpp"
 #include "gpu_guard.hpp"
 #include "normalise/normalise.cuh"
@@ -11,12 +13,15 @@ namespace vidpipe {
 namespace {
 using namespace test;  // the helpers of tests/support
 
-TEST(NormaliseGpu, MatchesReference) {
+class NormaliseGpu : public ::testing::TestWithParam<std::pair<bool, bool>> {};
+
+TEST_P(NormaliseGpu, MatchesReference) {
   REQUIRE_GPU();
   const int w = 417, h = 133, batch = 4;
   const std::size_t pixels = static_cast<std::size_t>(w) * h;
   const auto src = random_bytes(pixels * 3 * batch, 7);
-  const Normalisation n = tiny_face_normalisation();
+  Normalisation n = tiny_face_normalisation();
+  std::tie(n.bgr, n.nhwc) = GetParam();
   cuda::DeviceBuffer d_src = upload(src);
   cuda::DeviceBuffer d_dst = poisoned(pixels * 3 * batch * sizeof(float));
   launch_normalise(d_src.as(), w, h, batch, n, d_dst.as<float>(), nullptr);
@@ -35,6 +40,13 @@ TEST(NormaliseGpu, MatchesReference) {
   }
   EXPECT_LT(std::sqrt(err / norm), 1e-6);
 }
+
+INSTANTIATE_TEST_SUITE_P(Orders, NormaliseGpu,
+                         ::testing::Values(std::pair{false, false}, std::pair{true, false}, std::pair{false, true},
+                                           std::pair{true, true}),
+                         [](const auto& info) {
+                           return std::string(info.param.first ? "Bgr" : "Rgb") + (info.param.second ? "Nhwc" : "Nchw");
+                         });
 
 }  // namespace
 }  // namespace vidpipe

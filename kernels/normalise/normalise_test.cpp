@@ -22,5 +22,17 @@ TEST(ReferenceNormalise, PlanarRgbWithMeanAndScale) {
   EXPECT_FLOAT_EQ(out[5], 15.f);   // B of pixel 1: (40-10)/2
 }
 
+TEST(ReferenceNormalise, BgrOrderAndInterleavedChannels) {
+  const std::vector<std::uint8_t> bgr = {10, 20, 30, 40, 50, 60};  // 2 pixels
+  Normalisation n;
+  n.bgr = true;
+  n.nhwc = true;
+  n.mean[0] = 10;  // B, the network's first channel
+  for (float& s : n.scale) s = 1.f;
+  std::vector<float> out(6);
+  reference::normalise(bgr.data(), 2, 1, n, out.data());
+  EXPECT_EQ(out, (std::vector<float>{0, 20, 30, 30, 50, 60}));  // pixel 0's B, G, R; then pixel 1's
+}
+
 }  // namespace
 }  // namespace vidpipe

@@ -234,20 +234,31 @@ void apply_override(Config& c, const std::string& o) {
   apply(c, key, value, "--set");
 }
 
+// gpu.model: the built-in detector's folder (square input, a multiple of 32) or an .onnx file
+// (its input and outputs are checked when the run opens it: infer/onnx_detector.hpp).
+void check_model(const Config& c) {
+  if (!c.gpu.inference) return;
+  if (is_onnx_model(c.gpu.model)) {
+    if (!std::filesystem::is_regular_file(c.gpu.model))
+      throw ConfigError(config_error(c, "gpu.model", "no ONNX model file '" + c.gpu.model + "'"));
+    return;
+  }
+  const PreprocessConfig& p = c.gpu.preprocess;
+  if (p.width != p.height || p.width % 32 != 0)
+    throw ConfigError(config_error(c, "gpu.preprocess.width",
+                                   "with inference on, the input must be square and a multiple of 32, got " +
+                                       std::to_string(p.width) + "x" + std::to_string(p.height)));
+  if (!std::filesystem::exists(std::filesystem::path(c.gpu.model) / "tiny_face_detector_model-weights_manifest.json"))
+    throw ConfigError(config_error(c, "gpu.model", "no TinyFaceDetector model in '" + c.gpu.model +
+                                                       "' (scripts/setup.sh fetches it; or set gpu.inference: false)"));
+}
+
 // Checks that need more than one key, or the file system.
 void check_consistency(const Config& c) {
   const std::string input_key = c.inputs.empty() ? "input.uri" : "inputs";
   for (const std::string& uri : input_uris(c))
     if (uri.empty()) throw ConfigError(config_error(c, input_key, "must not be empty"));
-  const PreprocessConfig& p = c.gpu.preprocess;
-  if (c.gpu.inference && (p.width != p.height || p.width % 32 != 0))
-    throw ConfigError(config_error(c, "gpu.preprocess.width",
-                                   "with inference on, the input must be square and a multiple of 32, got " +
-                                       std::to_string(p.width) + "x" + std::to_string(p.height)));
-  if (c.gpu.inference &&
-      !std::filesystem::exists(std::filesystem::path(c.gpu.model) / "tiny_face_detector_model-weights_manifest.json"))
-    throw ConfigError(config_error(c, "gpu.model", "no TinyFaceDetector model in '" + c.gpu.model +
-                                                       "' (scripts/setup.sh fetches it; or set gpu.inference: false)"));
+  check_model(c);
   if (c.sink.kind == SinkKind::encode && c.sink.path.empty())
     throw ConfigError(config_error(c, "sink.path", "must not be empty when sink.kind is encode"));
   if (c.sink.kind == SinkKind::stream && !is_stream_url(c.sink.path))

@@ -9,6 +9,7 @@
 #include "device/cpu_stage_twins.hpp"
 #include "device/executor.hpp"
 #include "device/glyph_atlas.hpp"
+#include "infer/onnx_detector.hpp"
 
 namespace vidpipe {
 
@@ -27,6 +28,7 @@ class CpuExecutor final : public Executor {
     if (!o.decoded_layouts.empty()) decoded_.resize(batch_ * max_frame_bytes(o.decoded_layouts));
     narrowed_.resize(narrowed_buffer_bytes(o, batch_));
     letterboxes_ = letterboxes_for(o);
+    if (o.onnx) onnx_ = make_host_onnx_detector(*o.onnx, batch_);
   }
 
   int slots() const override { return 1; }
@@ -54,10 +56,10 @@ class CpuExecutor final : public Executor {
     const auto twins = make_cpu_stage_twins(
         o_, letterboxes_, atlas_view_, frames, pack,
         {yuv_.data(), bgr_.data(), boxed_.data(), tensor_.data(), detections_.data(), scaled_.data(),
-         decoded_.data(), narrowed_.data()}, [&](StagePoint p) {
+         decoded_.data(), narrowed_.data(), onnx_.get()}, [&](StagePoint p) {
           (p == StagePoint::preprocessed ? preprocessed : p == StagePoint::inferred ? inferred : overlaid) = now();
         });
-    run_gpu_stage(*twins, runs_of(frames), frames_, {o_.model != nullptr, o_.overlay.boxes, o_.overlay.hud}, hud);
+    run_gpu_stage(*twins, runs_of(frames), frames_, {o_.detects(), o_.overlay.boxes, o_.overlay.hud}, hud);
     if (!o_.gpu_stage_only) copy_out(frames, outputs, pack, waits);
     timings_.h2d_ms = (uploaded - timings_.gpu_begin) * 1e3;
     timings_.preprocess_ms = (preprocessed - uploaded) * 1e3;
@@ -107,6 +109,7 @@ class CpuExecutor final : public Executor {
   ExecutorOptions o_;
   int batch_;
   std::vector<Letterbox> letterboxes_;
+  std::unique_ptr<OnnxDetector> onnx_;
   GlyphAtlas atlas_;
   GlyphAtlasView atlas_view_;
   std::vector<std::uint8_t> yuv_, bgr_, boxed_, scaled_, decoded_, narrowed_;

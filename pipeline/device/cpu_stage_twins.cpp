@@ -5,6 +5,8 @@
 
 #include "colour/yuv_to_bgr_ref.hpp"
 #include "deinterlace/deinterlace_ref.hpp"
+#include "device/detector_setup.hpp"
+#include "infer/onnx_detector.hpp"
 #include "letterbox/resize_letterbox_ref.hpp"
 #include "narrow/narrow_yuv_ref.hpp"
 #include "normalise/normalise_ref.hpp"
@@ -70,17 +72,19 @@ class CpuStageTwins final : public GpuStageSteps {
   }
 
   void normalise(int frames) override {
-    const Normalisation norm = normalisation_of(o_.gpu.preprocess);
+    const Normalisation norm = normalisation_for(o_);
     const int w = o_.gpu.preprocess.width, h = o_.gpu.preprocess.height;
     for (int i = 0; i < frames; ++i) reference::normalise(b_.boxed + i * net_bytes(), w, h, norm, b_.tensor + i * net_bytes());
   }
 
   void detect(int frames) override {
+    if (b_.onnx) return b_.onnx->infer(b_.tensor, frames);
     for (int i = 0; i < frames; ++i)
       net_out_[i] = reference::tiny_face_forward(*o_.model, b_.tensor + i * net_bytes(), o_.gpu.preprocess.width);
   }
 
   void decode_boxes(const FrameRun& run) override {
+    if (b_.onnx) return b_.onnx->decode(run.first, run.count, letterboxes_[run.source], b_.detections + run.first);
     const int cells = TinyFaceShape(o_.gpu.preprocess.width).cells();
     for (int i = run.first; i < run.first + run.count; ++i)
       b_.detections[i] = reference::decode_faces(net_out_[i].data(), cells, letterboxes_[run.source],

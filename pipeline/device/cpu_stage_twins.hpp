@@ -20,6 +20,7 @@ struct CpuBatchBuffers {
   std::uint8_t* scaled = nullptr;  // packed outputs at sink.width/height (BatchPacking::out)
   std::uint8_t* decoded = nullptr;   // frames as copied in, where an input is turned or wide
   std::uint8_t* narrowed = nullptr;  // 8-bit 4:2:0 before the turn, where an input is both
+  OnnxDetector* onnx = nullptr;      // the user's model, where options.onnx names one
 };
 
 // The CPU twins' steps over one batch; `on_reached` is told the timing points.

@@ -21,6 +21,9 @@
 
 namespace vidpipe {
 
+struct OnnxSetup;
+class OnnxDetector;
+
 struct ExecutorOptions {
   CopyConfig copy;        // copy.* (copy.memory is the reader's: it owns the host frames)
   GpuConfig gpu;          // gpu.*: device, preprocessing, thresholds
@@ -63,6 +66,10 @@ struct ExecutorOptions {
   }
   // Face detection, loaded from gpu.model; null: the GPU stage stops after preprocessing.
   std::shared_ptr<const TinyFaceWeights> model;
+  // A user's ONNX model (gpu.model ending in .onnx) instead; gpu.preprocess then holds its
+  // input's size (device/detector_setup.hpp).
+  std::shared_ptr<const OnnxSetup> onnx;
+  bool detects() const { return model != nullptr || onnx != nullptr; }
   double clock_origin = 0;  // steady-clock seconds of pipeline time 0
   // `vidpipe bench`'s compute limit only: each slot uploads its first batch and then reruns
   // the GPU stage on it, nothing downloaded, so the stage's own rate is what is timed.

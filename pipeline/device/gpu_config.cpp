@@ -34,9 +34,12 @@ void declare_keys(Keys<GpuConfig>& k) {
             "replay the detector's 18 kernel launches from a CUDA graph captured once per slot and batch size "
             "instead of launching them one by one: at batch 1 the launches are most of its time "
             "(docs/BENCHMARKS.md, issue 16). `false` shows what they cost.");
-  k.text("model", &GpuConfig::model, "directory",
-         "holds face-api's `tiny_face_detector_model-weights_manifest.json` and its `.bin` "
-         "(scripts/setup.sh fetches them). Must exist when `gpu.inference` is on.");
+  k.text("model", &GpuConfig::model, "directory or .onnx file",
+         "the detector: a folder holding face-api's `tiny_face_detector_model-weights_manifest.json` and its "
+         "`.bin` (the built-in TinyFaceDetector, in the project's own kernels; scripts/setup.sh fetches them), "
+         "or a user's `.onnx` model, run by ONNX Runtime as gpu.onnx says. Must exist when `gpu.inference` is on.");
+  Keys<OnnxConfig> onnx = k.section("onnx", &GpuConfig::onnx);
+  declare_keys(onnx);
   k.real("score_threshold", &GpuConfig::score_threshold, 0.01, 0.99,
          "keep boxes whose score (sigmoid of the network's logit) is above this. face-api's default is "
          "0.5; 0.4 also keeps close-ups the network scores just under it.");

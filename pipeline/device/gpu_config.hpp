@@ -5,6 +5,7 @@
 #include <string>
 
 #include "common/image_types.hpp"
+#include "infer/onnx_config.hpp"
 #include "letterbox/letterbox.hpp"
 
 namespace vidpipe {
@@ -26,6 +27,7 @@ struct GpuConfig {
   bool inference = true;
   bool cuda_graphs = true;  // replay the detector's launches from a captured graph
   std::string model = "assets/models/tiny_face_detector";
+  OnnxConfig onnx;  // gpu.onnx.*: where gpu.model is an .onnx file
   double score_threshold = 0.4;
   double iou_threshold = 0.4;
 };

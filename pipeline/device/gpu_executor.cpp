@@ -20,6 +20,7 @@ extern "C" {
 #include "device/glyph_atlas.hpp"
 #include "device/gpu_slot.hpp"
 #include "device/gpu_stage_kernels.hpp"
+#include "infer/onnx_detector.hpp"
 #include "memory/cuda_raii.hpp"
 
 namespace vidpipe {
@@ -56,12 +57,18 @@ class GpuExecutor final : public Executor {
                                             "lower copy.streams or copy.batch_size",
                                             slot_count, batch, free >> 20, total >> 20));
     }
+    // One session per stream: ONNX Runtime queues a session's kernels on the stream it was
+    // made with, so each stream's batches run the model behind their own preprocessing.
+    if (o.onnx)
+      for (int i = 0; i < std::max(1, stream_count); ++i)
+        onnx_.push_back(make_stream_onnx_detector(*o.onnx, sync ? nullptr : streams_[i].get(), batch));
     // Pipeline time 0 on the device: later events are read relative to this one.
     origin_.record(cudaStreamLegacy);
     origin_.synchronize();
     origin_host_ = steady_seconds() - o.clock_origin;
-    spdlog::info("GPU {}: {} copy, {} stream(s), {} slot(s), batch {}", name_,
-                 sync ? "sync" : "async", std::max(1, stream_count), slot_count, batch);
+    spdlog::info("GPU {}: {} copy, {} stream(s), {} slot(s), batch {}{}", name_, sync ? "sync" : "async",
+                 std::max(1, stream_count), slot_count, batch,
+                 onnx_.empty() ? "" : fmt::format(", ONNX model on the {} provider", onnx_[0]->provider()));
   }
 
   void allocate_slots(bool sync, int stream_count, int batch) {
@@ -129,7 +136,8 @@ class GpuExecutor final : public Executor {
     release_nvdec_frames(frames, waits);
     join_chunks(s);
     s.h2d_done.record(s.stream);
-    GpuStageKernels kernels(o_, letterboxes_, net_, atlas_, s, frames, pack, [&](StagePoint point) {
+    OnnxDetector* onnx = onnx_.empty() ? nullptr : onnx_[s.stream_index].get();
+    GpuStageKernels kernels(o_, letterboxes_, net_, atlas_, s, frames, pack, onnx, [&](StagePoint point) {
       if (point == StagePoint::preprocessed) {
         s.preprocess_done.record(s.stream);
         inject_fault_if_due(s, frames);
@@ -137,7 +145,7 @@ class GpuExecutor final : public Executor {
       if (point == StagePoint::inferred) s.infer_done.record(s.stream);
       if (point == StagePoint::overlaid) s.compute_done.record(s.stream);
     });
-    run_gpu_stage(kernels, runs_of(frames), s.frames, {net_.has_value(), o_.overlay.boxes, o_.overlay.hud}, hud);
+    run_gpu_stage(kernels, runs_of(frames), s.frames, {o_.detects(), o_.overlay.boxes, o_.overlay.hud}, hud);
     if (sync_now_) {
       TimedWait wait(waits, WaitKind::compute, o_.clock_origin);
       CUDA_CHECK(cudaStreamSynchronize(s.stream));
@@ -316,6 +324,7 @@ class GpuExecutor final : public Executor {
   std::vector<Letterbox> letterboxes_;
   std::string name_;
   std::vector<cuda::Stream> streams_;
+  std::vector<std::unique_ptr<OnnxDetector>> onnx_;  // per stream (after streams_: gone before them)
   std::optional<cuda::Stream> nvdec_stream_;  // device-to-device copies out of NVDEC frames
   std::vector<GpuSlot> slots_;
   std::optional<TinyFaceNetGpu> net_;

@@ -2,6 +2,8 @@
 
 #include "colour/yuv_to_bgr.cuh"
 #include "deinterlace/deinterlace.cuh"
+#include "device/detector_setup.hpp"
+#include "infer/onnx_detector.hpp"
 #include "letterbox/resize_letterbox.cuh"
 #include "narrow/narrow_yuv.cuh"
 #include "normalise/normalise.cuh"
@@ -15,7 +17,7 @@ namespace vidpipe {
 GpuStageKernels::GpuStageKernels(const ExecutorOptions& options, const std::vector<Letterbox>& letterboxes,
                                  const std::optional<TinyFaceNetGpu>& net, const GlyphAtlasView& atlas,
                                  GpuSlot& slot, std::span<const DecodedFrame> frames, const BatchPacking& packing,
-                                 std::function<void(StagePoint)> on_reached)
+                                 OnnxDetector* onnx, std::function<void(StagePoint)> on_reached)
     : o_(options),
       letterboxes_(letterboxes),
       net_(net),
@@ -23,6 +25,7 @@ GpuStageKernels::GpuStageKernels(const ExecutorOptions& options, const std::vect
       s_(slot),
       frames_(frames),
       pack_(packing),
+      onnx_(onnx),
       on_reached_(std::move(on_reached)) {}
 
 std::size_t GpuStageKernels::net_bytes() const {
@@ -76,16 +79,19 @@ void GpuStageKernels::letterbox(const FrameRun& r) {
 
 void GpuStageKernels::normalise(int frames) {
   launch_normalise(s_.boxed.as(), o_.gpu.preprocess.width, o_.gpu.preprocess.height, frames,
-                   normalisation_of(o_.gpu.preprocess), s_.tensor.as<float>(), s_.stream);
+                   normalisation_for(o_), s_.tensor.as<float>(), s_.stream);
 }
 
 void GpuStageKernels::detect(int frames) {
+  if (onnx_) return onnx_->infer(s_.tensor.as<float>(), frames);
   // One inference launch for the whole batch, whichever inputs its frames came from.
   net_out_ = o_.gpu.cuda_graphs ? net_->run_graphed(s_.tensor.as<float>(), frames, *s_.net_scratch, s_.stream)
                                 : net_->run(s_.tensor.as<float>(), frames, *s_.net_scratch, s_.stream);
 }
 
 void GpuStageKernels::decode_boxes(const FrameRun& r) {
+  if (onnx_)
+    return onnx_->decode(r.first, r.count, letterboxes_[r.source], s_.detections.as<DetectionList>() + r.first);
   const std::size_t out_per_image = static_cast<std::size_t>(TinyFaceWeights::outputs) * net_->cells() * net_->cells();
   launch_decode_faces(net_out_ + r.first * out_per_image, r.count, net_->cells(), letterboxes_[r.source],
                       static_cast<float>(o_.gpu.score_threshold), static_cast<float>(o_.gpu.iou_threshold),

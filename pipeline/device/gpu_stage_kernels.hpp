@@ -15,7 +15,7 @@ class GpuStageKernels final : public GpuStageSteps {
  public:
   GpuStageKernels(const ExecutorOptions& options, const std::vector<Letterbox>& letterboxes,
                   const std::optional<TinyFaceNetGpu>& net, const GlyphAtlasView& atlas, GpuSlot& slot,
-                  std::span<const DecodedFrame> frames, const BatchPacking& packing,
+                  std::span<const DecodedFrame> frames, const BatchPacking& packing, OnnxDetector* onnx,
                   std::function<void(StagePoint)> on_reached);
 
   void narrow(const FrameRun& run) override;
@@ -43,6 +43,7 @@ class GpuStageKernels final : public GpuStageSteps {
   GpuSlot& s_;
   std::span<const DecodedFrame> frames_;
   const BatchPacking& pack_;
+  OnnxDetector* onnx_;  // the user's model on this slot's stream, where options.onnx names one
   std::function<void(StagePoint)> on_reached_;
   const float* net_out_ = nullptr;  // from detect(), for decode_boxes()
 };

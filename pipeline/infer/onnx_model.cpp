@@ -63,6 +63,8 @@ std::string shape_text(const std::vector<std::int64_t>& dims) {
 struct OnnxModel::Runtime {
   Ort::Session session{nullptr};
   std::vector<std::string> output_names;
+  int device = 0;
+  std::vector<Ort::Value> device_outputs;  // the last run_on_device's, held until the next
 };
 
 OnnxModel::~OnnxModel() = default;
@@ -110,6 +112,22 @@ ImageInput image_input(const TensorInfo& t, const OnnxModelOptions& o) {
   return in;
 }
 
+// The CUDA provider on the pipeline's stream: ONNX Runtime's kernels queue behind the
+// preprocessing of the same batch and ahead of its decoding, so the streams still overlap.
+void attach_cuda(Ort::SessionOptions& session_options, const OnnxModelOptions& o) {
+  try {
+    Ort::CUDAProviderOptions cuda;
+    cuda.Update({{"device_id", std::to_string(o.device)}});
+    if (o.cuda_stream) cuda.UpdateWithValue("user_compute_stream", o.cuda_stream);
+    session_options.AppendExecutionProvider_CUDA_V2(*cuda);
+  } catch (const Ort::Exception& e) {
+    throw OnnxProviderError(fmt::format("'{}': ONNX Runtime's CUDA provider did not load ({}); it needs "
+                                        "libonnxruntime_providers_cuda.so beside libonnxruntime.so.1, cuDNN 9 "
+                                        "and CUDA 13's cuBLAS on the library path (README)",
+                                        o.path, e.what()));
+  }
+}
+
 }  // namespace
 
 OnnxModel::OnnxModel(const OnnxModelOptions& o) : path_(o.path), runtime_(std::make_unique<Runtime>()) {
@@ -118,6 +136,8 @@ OnnxModel::OnnxModel(const OnnxModelOptions& o) : path_(o.path), runtime_(std::m
     throw InputError(fmt::format("'{}': gpu.model: no such model file", o.path));
   Ort::SessionOptions session_options;
   if (o.threads > 0) session_options.SetIntraOpNumThreads(o.threads);
+  runtime_->device = o.device;
+  if (o.provider == OnnxProvider::cuda) attach_cuda(session_options, o);
   try {
     runtime_->session = Ort::Session(shared_env(), o.path.c_str(), session_options);
   } catch (const Ort::Exception& e) {
@@ -132,13 +152,18 @@ OnnxModel::OnnxModel(const OnnxModelOptions& o) : path_(o.path), runtime_(std::m
   }
 }
 
-std::vector<HostTensor> OnnxModel::run(const float* input, int batch) {
+std::vector<std::int64_t> OnnxModel::input_dims(int batch) const {
   const Axes axes = axes_of(input_.layout);
   std::vector<std::int64_t> dims(4);
   dims[0] = batch;
   dims[axes.channels] = 3;
   dims[axes.height] = input_.height;
   dims[axes.width] = input_.width;
+  return dims;
+}
+
+std::vector<HostTensor> OnnxModel::run(const float* input, int batch) {
+  const std::vector<std::int64_t> dims = input_dims(batch);
   const std::size_t count = static_cast<std::size_t>(batch) * 3 * input_.height * input_.width;
   const Ort::MemoryInfo host = Ort::MemoryInfo::CreateCpu(OrtArenaAllocator, OrtMemTypeDefault);
   // ONNX Runtime reads the caller's buffer in place; it never writes an input.
@@ -161,6 +186,34 @@ std::vector<HostTensor> OnnxModel::run(const float* input, int batch) {
     const float* values = results[i].GetTensorData<float>();
     out.push_back({{outputs_[i].name, shape.GetShape(), "float"},
                    std::vector<float>(values, values + shape.GetElementCount())});
+  }
+  return out;
+}
+
+std::vector<DeviceTensor> OnnxModel::run_on_device(float* input, int batch) {
+  const std::vector<std::int64_t> dims = input_dims(batch);
+  const std::size_t count = static_cast<std::size_t>(batch) * 3 * input_.height * input_.width;
+  const Ort::MemoryInfo cuda("Cuda", OrtDeviceAllocator, runtime_->device, OrtMemTypeDefault);
+  Ort::Value tensor = Ort::Value::CreateTensor<float>(cuda, input, count, dims.data(), dims.size());
+  Ort::IoBinding binding(runtime_->session);
+  binding.BindInput(input_.name.c_str(), tensor);
+  for (const std::string& name : runtime_->output_names) binding.BindOutput(name.c_str(), cuda);
+  Ort::RunOptions options;
+  // The decoder's kernels follow on the same stream: nothing for the host to wait for here.
+  options.AddConfigEntry("disable_synchronize_execution_providers", "1");
+  try {
+    runtime_->session.Run(options, binding);
+  } catch (const Ort::Exception& e) {
+    throw InputError(fmt::format("'{}': the model failed on a batch of {} at {}x{}: {}", path_, batch, input_.width,
+                                 input_.height, e.what()));
+  }
+  runtime_->device_outputs = binding.GetOutputValues();
+  std::vector<DeviceTensor> out;
+  for (std::size_t i = 0; i < runtime_->device_outputs.size(); ++i) {
+    const Ort::Value& v = runtime_->device_outputs[i];
+    const auto shape = v.GetTensorTypeAndShapeInfo();
+    if (shape.GetElementType() != ONNX_TENSOR_ELEMENT_DATA_TYPE_FLOAT) continue;
+    out.push_back({{outputs_[i].name, shape.GetShape(), "float"}, v.GetTensorData<float>()});
   }
   return out;
 }

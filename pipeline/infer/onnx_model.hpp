@@ -8,12 +8,13 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
-namespace vidpipe {
+#include "infer/onnx_config.hpp"
 
-enum class TensorLayout { nchw, nhwc };
+namespace vidpipe {
 
 // One tensor as the model declares it: -1 for a dimension it leaves open.
 struct TensorInfo {
@@ -37,6 +38,23 @@ struct OnnxModelOptions {
   TensorLayout layout = TensorLayout::nchw;
   int width = 0, height = 0;  // for a model of open size; 0: the model's own
   int threads = 0;            // CPU provider's intra-op threads; 0: ONNX Runtime's choice
+  // cuda: the session runs on `device`, queueing its kernels on `cuda_stream` (a
+  // cudaStream_t; null: CUDA's default stream), and reads and writes device memory.
+  OnnxProvider provider = OnnxProvider::cpu;
+  int device = 0;
+  void* cuda_stream = nullptr;
+};
+
+// The CUDA provider could not be attached (its library, cuDNN or a GPU missing): what
+// `gpu.onnx.provider: auto` falls back to the CPU provider on.
+struct OnnxProviderError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// An output a run left in device memory: valid until the model's next run.
+struct DeviceTensor {
+  TensorInfo info;  // its dims as run: none open
+  const float* data = nullptr;
 };
 
 // A float tensor come back from a run, on the host.
@@ -63,8 +81,12 @@ class OnnxModel {
   // `batch` frames of the input tensor (layout(), width() x height(), 3 channels), in host
   // memory; every float output, in host memory.
   std::vector<HostTensor> run(const float* input, int batch);
+  // The same with the input and every float output in device memory (the CUDA provider,
+  // through an IoBinding): queued on the session's stream, not waited for.
+  std::vector<DeviceTensor> run_on_device(float* input, int batch);
 
  private:
+  std::vector<std::int64_t> input_dims(int batch) const;
   struct Runtime;  // ONNX Runtime's environment and session: its headers stay in the .cpp
   std::string path_;
   std::unique_ptr<Runtime> runtime_;

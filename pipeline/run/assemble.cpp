@@ -11,7 +11,7 @@
 #include <mutex>
 
 #include "base/errors.hpp"
-#include "device/face_model.hpp"
+#include "device/detector_setup.hpp"
 #include "base/fault_injection.hpp"
 #include "memory/cuda_raii.hpp"
 #include "run/executor_inputs.hpp"
@@ -135,7 +135,7 @@ void make_executor(PipelineParts& p) {
   const Config& c = p.config;
   ExecutorOptions eo{c.copy, c.gpu, c.overlay};
   set_input_layouts(eo, layouts_of(*p.sources), p.inputs, c);
-  if (c.gpu.inference) eo.model = std::make_shared<const TinyFaceWeights>(load_tiny_face_model(c.gpu.model));
+  attach_detector(eo, c.gpu);
   eo.clock_origin = p.origin;
   eo.fault_trap_at_frame = injected_fault_from_env().gpu_trap_at_frame;
   p.executor = p.on_gpu ? make_gpu_executor(eo) : make_cpu_executor(eo);
@@ -262,7 +262,9 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->metrics->set_shape(run_shape(*p));
   p->expected_frames = expected_frames(c, p->inputs);
   p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
-  if (!c.metrics.detections.empty()) p->detections = std::make_unique<DetectionLog>(c.metrics.detections, upright_sizes(p->inputs));
+  if (!c.metrics.detections.empty())
+    p->detections = std::make_unique<DetectionLog>(c.metrics.detections, upright_sizes(p->inputs),
+                                                   is_onnx_model(c.gpu.model) ? "boxes" : "faces");
   p->live_lag = std::make_unique<LiveLagClock>(n);
   p->terminal = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1;
   return p;

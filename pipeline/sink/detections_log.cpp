@@ -8,13 +8,13 @@
 
 namespace vidpipe {
 
-DetectionLog::DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes)
-    : out_(path, "metrics.detections"), frame_sizes_(std::move(frame_sizes)) {}
+DetectionLog::DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes, std::string key)
+    : out_(path, "metrics.detections"), frame_sizes_(std::move(frame_sizes)), key_(std::move(key)) {}
 
 // fmt rather than a JSON object per frame: one line a frame at thousands of frames a
 // second, with nothing in it that needs escaping.
 void DetectionLog::write(int input, std::int64_t frame, double stream_s, const DetectionList& found) {
-  std::string line = fmt::format(R"({{"input":{},"frame":{},"pts_s":{:.6f},"faces":[)", input, frame, stream_s);
+  std::string line = fmt::format(R"({{"input":{},"frame":{},"pts_s":{:.6f},"{}":[)", input, frame, stream_s, key_);
   const auto [width, height] = frame_sizes_.at(static_cast<std::size_t>(input));
   const auto x = [w = static_cast<float>(width)](float v) { return std::clamp(v, 0.f, w); };
   const auto y = [h = static_cast<float>(height)](float v) { return std::clamp(v, 0.f, h); };

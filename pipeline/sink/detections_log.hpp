@@ -18,7 +18,8 @@ class DetectionLog {
   // the file when it cannot.
   // `frame_sizes`: each input's picture as the detector saw it (turned upright), width and
   // height; boxes are clipped to it, as a box that runs off the picture means its edge.
-  DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes);
+  // `key`: what a line calls its boxes: "faces" (the built-in detector), "boxes" (a user's model).
+  DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes, std::string key = "faces");
   // Called on the sink thread in delivery order (each input's frames in order).
   void write(int input, std::int64_t frame, double stream_s, const DetectionList& found);
   // Puts the whole log in place; called at the end of the run, also after an error (the
@@ -28,6 +29,7 @@ class DetectionLog {
  private:
   OutputFile out_;
   std::vector<std::pair<int, int>> frame_sizes_;
+  std::string key_;
 };
 
 }  // namespace vidpipe

@@ -13,9 +13,10 @@ std::string vidpipe_command_line(std::string args) {
   const std::string binary = env ? env : VIDPIPE_BIN_DEFAULT;
   for (const char* sub : {"run ", "bench "}) {
     if (args.rfind(sub, 0) != 0) continue;
-    if (args.find("--config") == std::string::npos)
+    if (args.find("--config") == std::string::npos && args.find(" -c ") == std::string::npos)
       args += " --config " + source_dir() + (std::string(sub) == "run " ? "/config/default.yaml" : "/config/bench.yaml");
-    args += " --set gpu.model=" + model_dir();
+    // The fetched face model wherever the tests run from, unless the test names a model.
+    if (args.find("gpu.model=") == std::string::npos) args += " --set gpu.model=" + model_dir();
   }
   return binary + " " + args;
 }

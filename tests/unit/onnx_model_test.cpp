@@ -8,22 +8,11 @@
 
 #include "base/errors.hpp"
 #include "infer/onnx_model.hpp"
+#include "onnx_models.hpp"
 #include "test_media.hpp"
 
 namespace vidpipe {
 namespace {
-
-// A model from tests/support/make_onnx_model.py; empty when Debian's python3-onnx is missing.
-std::string make_model(const std::string& name, const std::string& args = "") {
-  const std::string path = test::scratch_dir() + "/" + name + ".onnx";
-  const int rc = test::run_command("/usr/bin/python3 '" + test::source_dir() + "/tests/support/make_onnx_model.py' '" +
-                                   path + "' " + args);
-  return rc == 0 ? path : "";
-}
-
-#define MAKE_MODEL(var, name, args)                                                       \
-  const std::string var = make_model(name, args);                                         \
-  if (var.empty()) GTEST_SKIP() << "no python3-onnx here to write test models (setup installs it)"
 
 std::string error_of(const OnnxModelOptions& options) {
   try {

@@ -1,0 +1,41 @@
+// The gpu.onnx.* keys: what a user's ONNX model (gpu.model ending in .onnx) needs fed to it,
+// where it runs and how its output is read. Declared in onnx_config.cpp.
+#pragma once
+#include <array>
+#include <string>
+
+namespace vidpipe {
+
+template <class S>
+class Keys;
+
+enum class TensorLayout { nchw, nhwc };
+enum class ChannelOrder { rgb, bgr };
+enum class ImageFit { letterbox, stretch };
+enum class OnnxProvider { automatic, cuda, cpu };
+enum class OutputDecoder { boxes, heatmap, tiny_face };
+
+struct OnnxConfig {
+  std::string input;  // the image input's name; "": the model's only input
+  TensorLayout layout = TensorLayout::nchw;
+  int width = 0, height = 0;  // for a model of open size; 0: the model's own
+  ChannelOrder channels = ChannelOrder::rgb;
+  double scale = 1.0 / 255.0;           // pixel * scale ...
+  std::array<double, 3> mean{0, 0, 0};  // ... - mean ...
+  std::array<double, 3> std{1, 1, 1};   // ... / std, per channel in the model's order
+  ImageFit fit = ImageFit::letterbox;
+  OnnxProvider provider = OnnxProvider::automatic;
+  int threads = 0;  // the CPU provider's threads; 0: ONNX Runtime's choice
+  OutputDecoder decoder = OutputDecoder::boxes;
+  std::string output;  // the output the decoder reads; "": the model's first
+  bool objectness = false;
+  double binarize = 0.3;
+  double unclip = 1.5;
+};
+
+// True when gpu.model names an ONNX file rather than the built-in detector's folder.
+bool is_onnx_model(const std::string& path);
+
+void declare_keys(Keys<OnnxConfig>& keys);
+
+}  // namespace vidpipe

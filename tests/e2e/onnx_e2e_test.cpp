@@ -1,0 +1,168 @@
+// A user's ONNX model in the GPU stage (issue 35), run as a user runs it (config/ocr.yaml):
+// PP-OCRv4's text detector on a clip the test draws words on, stored upright and stored
+// sideways with a rotation tag. Each word's ink (found in the decoded frame itself) must be
+// covered by a box and no box may lie where there is no word. Then every way a model can be
+// wrong is refused by exit code and a message naming the file and the tensor, before any output
+// is touched.
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "cli_runner.hpp"
+#include "gpu_guard.hpp"
+#include "onnx_models.hpp"
+#include "test_media.hpp"
+
+namespace vidpipe {
+namespace {
+
+struct Box {
+  double x0, y0, x1, y1;
+};
+
+double iou(const Box& a, const Box& b) {
+  const double w = std::max(0.0, std::min(a.x1, b.x1) - std::max(a.x0, b.x0));
+  const double h = std::max(0.0, std::min(a.y1, b.y1) - std::max(a.y0, b.y0));
+  const double inter = w * h;
+  return inter / ((a.x1 - a.x0) * (a.y1 - a.y0) + (b.x1 - b.x0) * (b.y1 - b.y0) - inter);
+}
+
+// Each word in a band of rows of its own, so a word's ink is the dark pixels of its band.
+struct Word {
+  const char* text;
+  int x, y, size;
+};
+constexpr Word words[] = {{"HELLO", 100, 80, 72}, {"video pipeline", 520, 280, 60}, {"2026", 160, 440, 56},
+                          {"PINNED", 900, 600, 48}};
+constexpr int width = 1280, height = 720, frames = 4;
+
+std::string text_clip() {
+  const std::string path = test::scratch_dir() + "/words.mp4";
+  std::string draw;
+  for (const Word& w : words)
+    draw += fmt::format("{}drawtext=fontfile=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf:text='{}':fontsize={}:"
+                        "fontcolor=black:x={}:y={}",
+                        draw.empty() ? "" : ",", w.text, w.size, w.x, w.y);
+  const int rc = test::run_command(fmt::format("ffmpeg -loglevel error -y -f lavfi -i color=c=white:s={}x{}:r=10 "
+                                               "-vf \"{}\" -frames:v {} -c:v libx264 -qp 0 -pix_fmt yuv420p {}",
+                                               width, height, draw, frames, path));
+  return rc == 0 ? path : "";
+}
+
+// Where each word's ink is, read off the decoded picture (luma under 128 in its band).
+std::vector<Box> ink_boxes(const std::string& clip) {
+  const test::DecodedVideo v = test::decode_all(clip);
+  std::vector<Box> boxes;
+  for (const Word& w : words) {
+    Box b{1e9, 1e9, -1, -1};
+    for (int y = std::max(0, w.y - 20); y < std::min(height, w.y + w.size * 3 / 2); ++y)
+      for (int x = 0; x < width; ++x)
+        if (v.frames.at(0)[y * width + x] < 128)
+          b = {std::min(b.x0, double(x)), std::min(b.y0, double(y)), std::max(b.x1, x + 1.0), std::max(b.y1, y + 1.0)};
+    boxes.push_back(b);
+  }
+  return boxes;
+}
+
+std::vector<nlohmann::json> detections_of(const std::string& clip, const std::string& name, const std::string& sets) {
+  const std::string log = test::scratch_dir() + "/" + name + ".jsonl";
+  const test::CommandResult r =
+      test::vidpipe("run -c " + test::source_dir() + "/config/ocr.yaml --input " + clip +
+                    " --set gpu.model=" + test::ocr_model() + " --set sink.kind=null --set metrics.live=false" +
+                    " --set metrics.report= --detections " + log + " " + sets);
+  EXPECT_EQ(r.code, 0) << r.output;
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
+void expect_words_found(const std::vector<nlohmann::json>& lines, const std::vector<Box>& ink, const std::string& what) {
+  ASSERT_EQ(static_cast<int>(lines.size()), frames) << what;
+  for (const nlohmann::json& line : lines) {
+    std::vector<Box> found;
+    for (const auto& b : line.at("boxes")) found.push_back({b[0], b[1], b[2], b[3]});
+    for (std::size_t w = 0; w < ink.size(); ++w) {
+      double best = 0;
+      for (const Box& f : found) best = std::max(best, iou(f, ink[w]));
+      EXPECT_GE(best, 0.5) << what << ": frame " << line.at("frame") << ", word '" << words[w].text << "'";
+    }
+    for (const Box& f : found) {
+      double best = 0;
+      for (const Box& i : ink) best = std::max(best, iou(f, i));
+      EXPECT_GE(best, 0.3) << what << ": frame " << line.at("frame") << ", a box at " << f.x0 << "," << f.y0
+                           << " over no word";
+    }
+  }
+}
+
+TEST(OnnxE2E, TextDetectorBoxesCoverEachWordAndNothingElse) {
+  REQUIRE_OCR_MODEL();
+  const std::string clip = text_clip();
+  ASSERT_FALSE(clip.empty()) << "ffmpeg could not draw the words";
+  const std::vector<Box> ink = ink_boxes(clip);
+  for (const Box& b : ink) ASSERT_GT(b.x1, b.x0) << "a word was not drawn";
+  expect_words_found(detections_of(clip, "words-b1", ""), ink, "batch 1");
+  // Frames batched into one run of the model: each frame's boxes are still its own.
+  expect_words_found(detections_of(clip, "words-b3", "--set copy.batch_size=3"), ink, "batch 3");
+}
+
+// Stored turned a quarter counter-clockwise and tagged to be shown upright: the model sees the
+// upright picture and the boxes are in its pixels, where the words are.
+TEST(OnnxE2E, TextBoxesOfSidewaysStoredVideoLandOnTheUprightWords) {
+  REQUIRE_OCR_MODEL();
+  const std::string clip = text_clip();
+  ASSERT_FALSE(clip.empty());
+  const std::string sideways = test::scratch_dir() + "/words-sideways.mp4";
+  const std::string tagged = test::scratch_dir() + "/words-tagged.mp4";
+  if (test::run_command("ffmpeg -loglevel error -y -i " + clip + " -vf transpose=cclock -c:v libx264 -qp 0 " +
+                        sideways) != 0)
+    GTEST_SKIP() << "this ffmpeg has no transpose filter";
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -i " + sideways + " -c copy -metadata:s:v:0 rotate=270 " +
+                              tagged), 0);
+  expect_words_found(detections_of(tagged, "words-tagged", ""), ink_boxes(clip), "rotation-tagged");
+}
+
+// Every way a model can be wrong: exit 3 (2 for a file that is not there), a message naming
+// the model's path (and the tensor, the shape found and the one expected), and no output begun.
+TEST(OnnxE2E, ModelsThatDoNotFitAreRefusedBeforeAnyOutput) {
+  MAKE_MODEL(fixed, "e2e-fixed", "--size 64x64 --batch open");
+  MAKE_MODEL(open, "e2e-open", "--size open");
+  MAKE_MODEL(bytes, "e2e-uint8", "--input-type uint8");
+  MAKE_MODEL(future, "e2e-opset99", "--opset 99");
+  const std::string text = test::scratch_dir() + "/not-a-model.onnx";
+  std::ofstream(text) << "this is not a model\n";
+  struct Case {
+    std::string name, sets, message;
+    int code;
+  };
+  const Case cases[] = {
+      {"missing", "--set gpu.model=/nonexistent/m.onnx", "no ONNX model file '/nonexistent/m.onnx'", 2},
+      {"not onnx", "--set gpu.model=" + text, "'" + text + "': not a model ONNX Runtime can load", 3},
+      {"uint8 input", "--set gpu.model=" + bytes, "input 'image' is uint8 [?, 3, 8, 6]: a float image tensor is needed", 3},
+      {"layout", "--set gpu.model=" + fixed + " --set gpu.onnx.layout=nhwc", "(it reads as nchw: set gpu.onnx.layout)", 3},
+      {"open size", "--set gpu.model=" + open, "its size is open; set gpu.onnx.width and gpu.onnx.height", 3},
+      {"decoder", "--set gpu.model=" + fixed + " --set gpu.onnx.decoder=heatmap",
+       "output 'heat' is [?, 2, 64, 64]; gpu.onnx.decoder heatmap reads [N, 1, H, W] or [N, H, W]", 3},
+      {"output name", "--set gpu.model=" + fixed + " --set gpu.onnx.output=boxes", "no float output 'boxes'", 3},
+      {"opset", "--set gpu.model=" + future + " --set gpu.onnx.width=8 --set gpu.onnx.height=6", "Opset 99", 3},
+  };
+  const std::string clip = test::make_clip("onnx-bad.mp4", 160, 120, 3, "-c:v libx264 -pix_fmt yuv420p");
+  for (const Case& c : cases) {
+    const std::string out = test::scratch_dir() + "/bad-model.mp4";
+    std::filesystem::remove(out);
+    const test::CommandResult r = test::vidpipe("run --input " + clip + " --set sink.path=" + out +
+                                                " --set metrics.report= " + c.sets);
+    EXPECT_EQ(r.code, c.code) << c.name << ": " << r.output;
+    EXPECT_NE(r.output.find(c.message), std::string::npos) << c.name << ": " << r.output;
+    EXPECT_FALSE(std::filesystem::exists(out)) << c.name << ": the output was begun";
+    EXPECT_FALSE(test::temporary_left(out)) << c.name;
+  }
+}
+
+}  // namespace
+}  // namespace vidpipe

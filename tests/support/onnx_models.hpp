@@ -1,0 +1,31 @@
+// Small ONNX models with known answers (make_onnx_model.py, written by Debian's python3-onnx)
+// and the PP-OCRv4 text detector setup fetches, for the tests of a user's model (issue 35).
+#pragma once
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+
+#include "test_media.hpp"
+
+namespace vidpipe::test {
+
+// A model from tests/support/make_onnx_model.py; empty when Debian's python3-onnx is missing.
+inline std::string make_model(const std::string& name, const std::string& args = "") {
+  const std::string path = scratch_dir() + "/" + name + ".onnx";
+  const int rc = run_command("/usr/bin/python3 '" + source_dir() + "/tests/support/make_onnx_model.py' '" + path +
+                             "' " + args);
+  return rc == 0 ? path : "";
+}
+
+inline std::string ocr_model() { return source_dir() + "/assets/models/ppocr/ch_PP-OCRv4_det_infer.onnx"; }
+
+}  // namespace vidpipe::test
+
+#define MAKE_MODEL(var, name, args)                             \
+  const std::string var = vidpipe::test::make_model(name, args); \
+  if (var.empty()) GTEST_SKIP() << "no python3-onnx here to write test models (setup installs it)"
+
+#define REQUIRE_OCR_MODEL()                                                                              \
+  if (!std::filesystem::exists(vidpipe::test::ocr_model()))                                             \
+  GTEST_SKIP() << "no PP-OCRv4 detector at " << vidpipe::test::ocr_model() << " (scripts/fetch-ocr-model.sh)"
