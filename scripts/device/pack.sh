@@ -17,9 +17,23 @@ for lib in libcpp-httplib.so.0.11 libprometheus-cpp-core.so.1.0 libssl.so.3 libc
   cp -L "$(ldconfig -p | awk -v l="$lib" '$1 == l && /x86-64/ {print $NF; exit}')" .device/lib/
 done
 strip .device/bin/*
+# As xz (13 MB -> 4): with ONNX Runtime and the PP-OCR model a call's 64 MiB is tight.
+tar -C .device -cJf .device/bin.tar.xz bin && rm -rf .device/bin
 # ONNX Runtime's core (45 MB, 12 MB as xz: the call's 64 MiB would not hold it as it is);
 # run-on-device.sh unpacks it beside the other libraries.
 xz -T"$(nproc)" -6 -c .cache/onnxruntime-1.29.0/lib/libonnxruntime.so.1 > .device/libonnxruntime.so.1.xz
+# ONNX Runtime's CUDA provider (230 MB) fits no call even as xz (165 MB): its GPU code for
+# other architectures than the lent cards' sm_90 zeroed (fatbin-slim.py; never ship that file),
+# it is 38 MB of xz, in .device-ort/ for a call of its own (run-on-device.sh stage-ort).
+rm -rf .device-ort
+if [ -s .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_cuda.so ]; then
+  mkdir -p .device-ort
+  python3 ../shared/device-lab/fatbin-slim.py slim .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_cuda.so \
+    /tmp/libonnxruntime_providers_cuda.so >/dev/null
+  xz -T"$(nproc)" -6 -c /tmp/libonnxruntime_providers_cuda.so > .device-ort/libonnxruntime_providers_cuda.so.xz
+  rm -f /tmp/libonnxruntime_providers_cuda.so
+  cp .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_shared.so .device-ort/
+fi
 mkdir -p .device/data
 cp /usr/share/doc/opencv-doc/examples/data/{messi5.jpg,Megamind.avi,fruits.jpg} .device/data/
 # HEVC clips for the wide-format tests and benchmarks: the GPU machine's ffmpeg has no HEVC
@@ -33,4 +47,4 @@ make_hevc() {  # name size frames pix_fmt
 make_hevc hevc-main10-small 320x240 12 yuv420p10le
 make_hevc hevc8-4k 3840x2160 60 yuv420p
 make_hevc hevc10-4k 3840x2160 60 yuv420p10le
-du -sh .device
+du -sh .device .device-ort 2>/dev/null || true

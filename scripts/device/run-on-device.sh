@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
+# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
 # density | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
 what=${1:-all}
+if [ "$what" = stage-ort ]; then
+  # A call of its own, carrying only .device-ort: ONNX Runtime's CUDA provider unpacked into
+  # .ort-rt/ (ignored, so it stays in the machine's checkout for the next call while it is held).
+  mkdir -p .ort-rt && xz -dc .device-ort/libonnxruntime_providers_cuda.so.xz > .ort-rt/libonnxruntime_providers_cuda.so \
+    && cp .device-ort/libonnxruntime_providers_shared.so .ort-rt/ && ls -la .ort-rt && exit 0
+  exit 2
+fi
+[ -e .device/bin.tar.xz ] && [ ! -e .device/bin/vidpipe ] && tar -C .device -xJf .device/bin.tar.xz
 # A call without the carried assets would spend its whole time limit on failing tests.
 for need in .device/bin/vidpipe assets/models/tiny_face_detector assets/sample-4k.mp4; do
   [ -e "$need" ] || { echo "run-on-device: $need is missing: carry .device, assets/models and assets/sample-4k.mp4 (scripts/setup.sh and scripts/device/pack.sh make them)" >&2; exit 2; }
@@ -14,6 +22,15 @@ done
 mkdir -p /tmp/rt && tar -C /tmp/rt -xJf .device/runtime-bundle.tar.xz && cp -a .device/lib/. /tmp/rt/lib/
 [ -e .device/libonnxruntime.so.1.xz ] && xz -dc .device/libonnxruntime.so.1.xz > /tmp/rt/lib/libonnxruntime.so.1
 export LD_LIBRARY_PATH=/tmp/rt/lib PATH=/tmp/rt/bin:$PATH VIDPIPE_SOURCE_DIR=$PWD VIDPIPE_BIN=$PWD/.device/bin/vidpipe
+if [ -s .ort-rt/libonnxruntime_providers_cuda.so ]; then
+  # The CUDA provider beside the core (ONNX Runtime looks there); it loads CUDA 13's cuBLAS
+  # and cudart from the toolkit and cuDNN 9 from the system's folder.
+  cp .ort-rt/libonnxruntime_providers_{cuda,shared}.so /tmp/rt/lib/
+  export LD_LIBRARY_PATH=/tmp/rt/lib:/usr/local/cuda/lib64:/usr/lib/x86_64-linux-gnu VIDPIPE_ORT_CUDA_REQUIRED=1
+  echo "ONNX Runtime's CUDA provider staged (tests that need it fail without it)"
+else
+  echo "no ONNX Runtime CUDA provider staged (.ort-rt/): ONNX models run on the CPU provider"
+fi
 export VIDPIPE_TEST_DATA=$PWD/.device/data  # opencv-doc's images (the GPU machine has no opencv-doc)
 export VIDPIPE_CLIPS=$PWD/.device/clips     # HEVC clips pack.sh made (no HEVC encoder there)
 OUT=${OUT:-/tmp/out}; mkdir -p "$OUT"
@@ -300,6 +317,28 @@ if mode mixed; then
     start=$(date +%s.%N)
     ffmpeg -loglevel error -stream_loop -1 -i "$clip" -frames:v 1200 -an -f null - \
       && echo "ffmpeg decode $name: $(python3 -c "print('%.1f' % (1200 / ($(date +%s.%N) - $start)))") fps"
+  done
+fi
+if mode onnx; then
+  # Issue 35: a user's ONNX model. The GPU tests of the decoders, the normalisation and the
+  # CUDA provider on a stream; the e2e tests (text found, GPU run against the CPU run); then
+  # the bench ladder with PP-OCRv4's text detector at 1080p, and the built-in detector's beside it.
+  .device/bin/vidpipe_tests --gtest_filter='OnnxGpu.*:*HeatmapGpu*:YoloGpu.*:*NormaliseGpu*:*FaceNet*:*TinyFace*' 2>&1 \
+    | tee "$OUT/onnx-unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/onnx-unit.log" | head -60
+  .device/bin/vidpipe_e2e_tests --gtest_filter='OnnxE2E.*' 2>&1 | tee "$OUT/onnx-e2e.log" \
+    | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/onnx-e2e.log" | head -60
+  [ -s /tmp/in1080.mp4 ] || ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=12:allf=t \
+    -frames:v 300 -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/in1080.mp4
+  ocr="--set gpu.model=assets/models/ppocr/ch_PP-OCRv4_det_infer.onnx --set gpu.score_threshold=0.6
+    --set gpu.onnx.width=1280 --set gpu.onnx.height=736 --set gpu.onnx.channels=bgr --set gpu.onnx.decoder=heatmap
+    --set gpu.onnx.mean=[0.485,0.456,0.406] --set gpu.onnx.std=[0.229,0.224,0.225]"
+  for model in ocr face; do
+    sets=$([ $model = ocr ] && echo "$ocr" || echo "--set gpu.model=assets/models/tiny_face_detector")
+    $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/in1080.mp4 --set input.max_frames=900 $sets \
+      --preload 300 --set bench.json="$OUT/onnx-$model.json" --set bench.chart="$OUT/onnx-$model.png" \
+      2>&1 | grep -v "^\[" | tee "$OUT/onnx-$model.txt"
   done
 fi
 if mode serve; then

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -68,13 +69,15 @@ std::vector<Box> ink_boxes(const std::string& clip) {
   return boxes;
 }
 
-std::vector<nlohmann::json> detections_of(const std::string& clip, const std::string& name, const std::string& sets) {
+std::vector<nlohmann::json> detections_of(const std::string& clip, const std::string& name, const std::string& sets,
+                                          std::string* output = nullptr) {
   const std::string log = test::scratch_dir() + "/" + name + ".jsonl";
   const test::CommandResult r =
       test::vidpipe("run -c " + test::source_dir() + "/config/ocr.yaml --input " + clip +
                     " --set gpu.model=" + test::ocr_model() + " --set sink.kind=null --set metrics.live=false" +
                     " --set metrics.report= --detections " + log + " " + sets);
   EXPECT_EQ(r.code, 0) << r.output;
+  if (output) *output = r.output;
   std::vector<nlohmann::json> lines;
   std::ifstream in(log);
   for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
@@ -125,6 +128,30 @@ TEST(OnnxE2E, TextBoxesOfSidewaysStoredVideoLandOnTheUprightWords) {
   ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -i " + sideways + " -c copy -metadata:s:v:0 rotate=270 " +
                               tagged), 0);
   expect_words_found(detections_of(tagged, "words-tagged", ""), ink_boxes(clip), "rotation-tagged");
+}
+
+// On a GPU the model runs on the CUDA provider on the pipeline's streams, its map decoded by the
+// heatmap kernel: the same boxes as the CPU provider and the decoder's CPU twin.
+TEST(OnnxE2E, GpuRunFindsTheCpuRunsTextBoxes) {
+  REQUIRE_GPU();
+  REQUIRE_OCR_MODEL();
+  const std::string clip = text_clip();
+  ASSERT_FALSE(clip.empty());
+  std::string log;
+  const auto gpu = detections_of(clip, "words-gpu", "--set device=gpu --set copy.streams=2 --set copy.batch_size=2", &log);
+  const auto cpu = detections_of(clip, "words-cpu", "--set device=cpu");
+  if (std::getenv("VIDPIPE_ORT_CUDA_REQUIRED"))
+    EXPECT_NE(log.find("ONNX model on the cuda provider"), std::string::npos) << log;
+  ASSERT_EQ(gpu.size(), cpu.size());
+  for (std::size_t f = 0; f < cpu.size(); ++f) {
+    const auto& want = cpu[f].at("boxes");
+    const auto& got = gpu[f].at("boxes");
+    ASSERT_EQ(got.size(), want.size()) << "frame " << f;
+    for (std::size_t b = 0; b < want.size(); ++b) {
+      for (int k = 0; k < 4; ++k) EXPECT_NEAR(got[b][k].get<double>(), want[b][k].get<double>(), 1.0) << f << "/" << b;
+      EXPECT_NEAR(got[b][4].get<double>(), want[b][4].get<double>(), 1e-3) << "score, frame " << f << " box " << b;
+    }
+  }
 }
 
 // Every way a model can be wrong: exit 3 (2 for a file that is not there), a message naming
