@@ -38,6 +38,8 @@ fi
 
 bash scripts/fetch-model.sh
 bash scripts/fetch-ocr-model.sh
+# The built-in detector as an ONNX model too (config/face-onnx.yaml): the same weights, both ways.
+[ -s assets/models/tiny_face_detector.onnx ] || /usr/bin/python3 scripts/export-tiny-face-onnx.py
 bash scripts/fetch-onnxruntime.sh
 bash scripts/make-assets.sh
 

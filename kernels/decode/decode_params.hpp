@@ -38,6 +38,16 @@ VP_HD inline Detection to_source(float x0, float y0, float x1, float y1, float s
   return d;
 }
 
+// A region's probabilities are summed in fixed point (2^-24): integer adds give the same total
+// in any order, so a region's mean, its score, which orders the boxes, is the same whichever
+// threads of the GPU added it up, and the same in the CPU twin.
+VP_HD inline unsigned long long heatmap_fixed(float p) {
+  return static_cast<unsigned long long>(static_cast<double>(p) * 16777216.0 + 0.5);
+}
+VP_HD inline float heatmap_mean(unsigned long long sum, int pixels) {
+  return static_cast<float>(static_cast<double>(sum) / 16777216.0 / pixels);
+}
+
 // A box left with no area once held to the picture lay in the letterbox's padding.
 VP_HD inline bool in_picture(const Detection& d) { return d.x1 > d.x0 && d.y1 > d.y0; }
 

@@ -9,7 +9,7 @@ namespace {
 
 struct Region {
   int root, x0, y0, x1, y1;
-  float sum;
+  unsigned long long sum;  // fixed point: heatmap_fixed
   int pixels;
 };
 
@@ -77,7 +77,7 @@ __global__ void label_number(Frame f, int* labels, int* region_of, Region* regio
   const int r = atomicAdd(&region_count[blockIdx.y], 1);
   region_of[f.offset(blockIdx.y) + i] = r;
   if (r < heatmap_max_regions)
-    regions[blockIdx.y * heatmap_max_regions + r] = {root, INT_MAX, INT_MAX, -1, -1, 0.f, 0};
+    regions[blockIdx.y * heatmap_max_regions + r] = {root, INT_MAX, INT_MAX, -1, -1, 0ull, 0};
 }
 
 __global__ void region_gather(const float* map, Frame f, const int* labels, const int* region_of, Region* regions) {
@@ -93,7 +93,7 @@ __global__ void region_gather(const float* map, Frame f, const int* labels, cons
   atomicMin(&g.y0, y);
   atomicMax(&g.x1, x);
   atomicMax(&g.y1, y);
-  atomicAdd(&g.sum, map[f.offset(blockIdx.y) + i]);
+  atomicAdd(&g.sum, heatmap_fixed(map[f.offset(blockIdx.y) + i]));
   atomicAdd(&g.pixels, 1);
 }
 
@@ -107,7 +107,7 @@ __global__ void region_rank(const Region* regions, const int* region_count, Lett
   for (int r = threadIdx.x; r < count; r += blockDim.x) {
     const Region& g = regions[blockIdx.x * heatmap_max_regions + r];
     const float w = static_cast<float>(g.x1 - g.x0 + 1), h = static_cast<float>(g.y1 - g.y0 + 1);
-    const float score = g.sum / g.pixels;
+    const float score = heatmap_mean(g.sum, g.pixels);
     if (fminf(w, h) < p.min_side || !(score > p.score_threshold)) continue;
     const float grow = w * h * p.unclip / (2 * (w + h));
     const Detection box = to_source(g.x0 - grow, g.y0 - grow, g.x1 + 1 + grow, g.y1 + 1 + grow, score, lb);

@@ -40,13 +40,13 @@ std::vector<HeatmapRegion> heatmap_regions(const float* map, int width, int heig
   for (int i = 0; i < n; ++i) {
     if (label[i] < 0) continue;
     const int root = find(label, i), x = i % width, y = i / width;
-    auto [it, fresh] = regions.try_emplace(root, HeatmapRegion{root, x, y, x, y, 0.0, 0});
+    auto [it, fresh] = regions.try_emplace(root, HeatmapRegion{root, x, y, x, y, 0, 0});
     HeatmapRegion& r = it->second;
     r.x0 = std::min(r.x0, x);
     r.y0 = std::min(r.y0, y);
     r.x1 = std::max(r.x1, x);
     r.y1 = std::max(r.y1, y);
-    r.sum += map[i];
+    r.sum += heatmap_fixed(map[i]);
     ++r.pixels;
   }
   std::vector<HeatmapRegion> out;
@@ -63,7 +63,7 @@ DetectionList decode_heatmap(const float* map, int width, int height, const Lett
   std::vector<Candidate> kept;
   for (const HeatmapRegion& r : heatmap_regions(map, width, height, p.binarize)) {
     const float w = static_cast<float>(r.x1 - r.x0 + 1), h = static_cast<float>(r.y1 - r.y0 + 1);
-    const float score = static_cast<float>(r.sum / r.pixels);
+    const float score = heatmap_mean(r.sum, r.pixels);
     if (std::min(w, h) < p.min_side || !(score > p.score_threshold)) continue;
     const float grow = w * h * p.unclip / (2 * (w + h));
     const Detection box = to_source(r.x0 - grow, r.y0 - grow, r.x1 + 1 + grow, r.y1 + 1 + grow, score, lb);

@@ -11,7 +11,7 @@ namespace vidpipe::reference {
 struct HeatmapRegion {
   int root;  // the region's first pixel in raster order: names it whatever order it was found in
   int x0, y0, x1, y1;
-  double sum;
+  unsigned long long sum;  // fixed point: heatmap_fixed
   int pixels;
 };
 

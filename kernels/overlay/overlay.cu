@@ -5,30 +5,32 @@
 namespace vidpipe {
 namespace {
 
-// One block per (detection, frame): its threads share the box's outline pixels,
-// then the label's. Blocks of detections beyond the list's count return at once.
+// One block per frame, its detections in list order (outline, then label, then the next
+// one), as the twin draws them: where one box's label covers another's, the later one wins
+// on both sides. (A block per detection raced there: the GPU test caught 63 pixels once.)
 __global__ void draw_detections_kernel(std::uint8_t* frames, YuvLayout l, const DetectionList* lists,
                                        GlyphAtlasView atlas, OverlayStyle style) {
   const DetectionList& list = lists[blockIdx.y];
-  if (static_cast<int>(blockIdx.x) >= list.count) return;
   std::uint8_t* frame = frames + blockIdx.y * l.frame_bytes;
-  const Detection d = list.det[blockIdx.x];
-  const PixelRect box = box_rect(d, l);
-  const int n = outline_count(box, style.thickness);
-  for (int i = threadIdx.x; i < n; i += blockDim.x) {
-    int x, y;
-    outline_at(box, style.thickness, i, x, y);
-    paint(frame, l, x, y, style.y, style.u, style.v);
-  }
-  __syncthreads();  // the label is painted over the outline
-  const LabelText text = label_text(d.score);
-  const PixelRect label = label_rect(box, l, atlas, style.text_scale, text);
-  if (label.empty()) return;
-  const int cells = label.width() * label.height();
-  for (int i = threadIdx.x; i < cells; i += blockDim.x) {
-    const int x = label.x0 + i % label.width(), y = label.y0 + i / label.width();
-    const bool ink = text_ink(atlas, style.text_scale, text.c, label_chars, x, y, label);
-    paint(frame, l, x, y, ink ? 16 : style.y, style.u, style.v);
+  for (int k = 0; k < list.count; ++k) {
+    const Detection d = list.det[k];
+    const PixelRect box = box_rect(d, l);
+    const int n = outline_count(box, style.thickness);
+    for (int i = threadIdx.x; i < n; i += blockDim.x) {
+      int x, y;
+      outline_at(box, style.thickness, i, x, y);
+      paint(frame, l, x, y, style.y, style.u, style.v);
+    }
+    __syncthreads();  // the label is painted over the outline
+    const LabelText text = label_text(d.score);
+    const PixelRect label = label_rect(box, l, atlas, style.text_scale, text);
+    const int cells = label.empty() ? 0 : label.width() * label.height();
+    for (int i = threadIdx.x; i < cells; i += blockDim.x) {
+      const int x = label.x0 + i % label.width(), y = label.y0 + i / label.width();
+      const bool ink = text_ink(atlas, style.text_scale, text.c, label_chars, x, y, label);
+      paint(frame, l, x, y, ink ? 16 : style.y, style.u, style.v);
+    }
+    __syncthreads();  // the next detection is painted over this one
   }
 }
 
@@ -48,7 +50,7 @@ __global__ void draw_hud_kernel(std::uint8_t* frames, YuvLayout l, HudText hud, 
 
 void launch_draw_detections(std::uint8_t* frames, const YuvLayout& layout, int batch, const DetectionList* lists,
                             const GlyphAtlasView& atlas, const OverlayStyle& style, cudaStream_t stream) {
-  draw_detections_kernel<<<dim3(max_detections, batch), 256, 0, stream>>>(frames, layout, lists, atlas, style);
+  draw_detections_kernel<<<dim3(1, batch), 256, 0, stream>>>(frames, layout, lists, atlas, style);
   CUDA_CHECK_LAUNCH();
 }
 

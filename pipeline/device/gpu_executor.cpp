@@ -58,10 +58,11 @@ class GpuExecutor final : public Executor {
                                             slot_count, batch, free >> 20, total >> 20));
     }
     // One session per stream: ONNX Runtime queues a session's kernels on the stream it was
-    // made with, so each stream's batches run the model behind their own preprocessing.
+    // made with, so each stream's batches run the model behind their own preprocessing (sync
+    // mode's too: given no stream, it would use one of its own, unordered with the legacy one).
     if (o.onnx)
       for (int i = 0; i < std::max(1, stream_count); ++i)
-        onnx_.push_back(make_stream_onnx_detector(*o.onnx, sync ? nullptr : streams_[i].get(), batch));
+        onnx_.push_back(make_stream_onnx_detector(*o.onnx, sync ? cudaStreamLegacy : streams_[i].get(), batch));
     // Pipeline time 0 on the device: later events are read relative to this one.
     origin_.record(cudaStreamLegacy);
     origin_.synchronize();

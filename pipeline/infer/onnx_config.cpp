@@ -1,11 +1,16 @@
 #include "infer/onnx_config.hpp"
 
 #include "config/keys.hpp"
+#include "device/gpu_config.hpp"
 
 namespace vidpipe {
 
 bool is_onnx_model(const std::string& path) {
   return path.size() > 5 && path.compare(path.size() - 5, 5, ".onnx") == 0;
+}
+
+bool finds_faces(const GpuConfig& gpu) {
+  return !is_onnx_model(gpu.model) || gpu.onnx.decoder == OutputDecoder::tiny_face;
 }
 
 namespace {
@@ -52,6 +57,11 @@ void declare_keys(Keys<OnnxConfig>& k) {
            "where ONNX Runtime runs the model: `cuda` (on the pipeline's CUDA streams, input and output in "
            "device memory), `cpu`, or `auto` (CUDA where the run is on a GPU and the provider loads, else the "
            "CPU provider, with a warning saying why).");
+  k.choice("io", &OnnxConfig::io, {{"device", OnnxIo::device}, {"host", OnnxIo::host}},
+           "`device`: the tensor, the outputs and the decoding stay on the GPU, on the pipeline's streams. "
+           "`host`: the plain loop a user writes first, to compare with: the tensor copied to host memory, "
+           "ONNX Runtime given host tensors (it copies them to the GPU and the outputs back on its own "
+           "stream, and waits), the boxes decoded on the host.");
   k.integer("threads", &OnnxConfig::threads, 0, 256, "the CPU provider's threads; 0: ONNX Runtime's choice.");
   declare_output_keys(k);
 }

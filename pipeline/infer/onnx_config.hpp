@@ -13,6 +13,7 @@ enum class TensorLayout { nchw, nhwc };
 enum class ChannelOrder { rgb, bgr };
 enum class ImageFit { letterbox, stretch };
 enum class OnnxProvider { automatic, cuda, cpu };
+enum class OnnxIo { device, host };
 enum class OutputDecoder { boxes, heatmap, tiny_face };
 
 struct OnnxConfig {
@@ -25,6 +26,7 @@ struct OnnxConfig {
   std::array<double, 3> std{1, 1, 1};   // ... / std, per channel in the model's order
   ImageFit fit = ImageFit::letterbox;
   OnnxProvider provider = OnnxProvider::automatic;
+  OnnxIo io = OnnxIo::device;  // host: the plain loop (tensors through host memory), to compare with
   int threads = 0;  // the CPU provider's threads; 0: ONNX Runtime's choice
   OutputDecoder decoder = OutputDecoder::boxes;
   std::string output;  // the output the decoder reads; "": the model's first
@@ -35,6 +37,10 @@ struct OnnxConfig {
 
 // True when gpu.model names an ONNX file rather than the built-in detector's folder.
 bool is_onnx_model(const std::string& path);
+
+struct GpuConfig;
+// The built-in detector, or TinyFaceDetector's grid through ONNX Runtime: its boxes are faces.
+bool finds_faces(const GpuConfig& gpu);
 
 void declare_keys(Keys<OnnxConfig>& keys);
 

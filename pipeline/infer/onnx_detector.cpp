@@ -130,10 +130,11 @@ Normalisation onnx_normalisation(const OnnxConfig& c) {
 
 namespace {
 
-// The CPU provider on host tensors (the CPU executor).
+// Host tensors in and out (the CPU executor; or the plain loop, gpu.onnx.io host, on either provider).
 class HostDetector : public OnnxDetector {
  public:
-  HostDetector(const OnnxSetup& s) : s_(s), model_(model_options(s, OnnxProvider::cpu, nullptr)) {}
+  explicit HostDetector(const OnnxSetup& s, OnnxProvider provider = OnnxProvider::cpu)
+      : s_(s), provider_(provider), model_(model_options(s, provider, nullptr)) {}
 
   void infer(float* tensor, int frames) override {
     auto outputs = model_.run(tensor, frames);
@@ -143,10 +144,11 @@ class HostDetector : public OnnxDetector {
   void decode(int first, int count, const Letterbox& lb, DetectionList* lists) override {
     decode_on_host(s_, output_.values.data(), shape_, first, count, lb, lists);
   }
-  std::string provider() const override { return "cpu"; }
+  std::string provider() const override { return provider_ == OnnxProvider::cuda ? "cuda" : "cpu"; }
 
  protected:
   const OnnxSetup& s_;
+  OnnxProvider provider_;
   OnnxModel model_;
   HostTensor output_;
   OutputShape shape_;
@@ -201,12 +203,13 @@ class StreamDetector final : public OnnxDetector {
   cuda::DeviceBuffer labels_, region_of_, regions_, counts_;
 };
 
-// gpu.onnx.provider auto without the CUDA provider: the CPU provider behind copies, so a run
-// on a GPU still gives the model's boxes (slowly; the warning says why).
+// The GPU executor's tensor through host memory: the plain loop (gpu.onnx.io host, on the
+// CUDA provider's own stream), or the CPU provider where gpu.onnx.provider auto found no CUDA
+// provider (slowly; the warning says why).
 class StagedDetector final : public HostDetector {
  public:
-  StagedDetector(const OnnxSetup& s, cudaStream_t stream, int max_batch)
-      : HostDetector(s), stream_(stream), staged_lists_(max_batch) {}
+  StagedDetector(const OnnxSetup& s, OnnxProvider provider, cudaStream_t stream, int max_batch)
+      : HostDetector(s, provider), stream_(stream), staged_lists_(max_batch) {}
 
   void infer(float* tensor, int frames) override {
     staged_.resize(static_cast<std::size_t>(frames) * 3 * s_.input.width * s_.input.height);
@@ -220,6 +223,7 @@ class StagedDetector final : public HostDetector {
     HostDetector::decode(first, count, lb, host);
     CUDA_CHECK(cudaMemcpyAsync(lists, host, count * sizeof(DetectionList), cudaMemcpyHostToDevice, stream_));
   }
+  std::string provider() const override { return HostDetector::provider() + " (tensors through host memory)"; }
 
  private:
   cudaStream_t stream_;
@@ -234,14 +238,17 @@ std::unique_ptr<OnnxDetector> make_host_onnx_detector(const OnnxSetup& setup, in
 }
 
 std::unique_ptr<OnnxDetector> make_stream_onnx_detector(const OnnxSetup& setup, cudaStream_t stream, int max_batch) {
-  if (setup.config.provider == OnnxProvider::cpu) return std::make_unique<StagedDetector>(setup, stream, max_batch);
+  const bool host_io = setup.config.io == OnnxIo::host;
+  if (setup.config.provider == OnnxProvider::cpu)
+    return std::make_unique<StagedDetector>(setup, OnnxProvider::cpu, stream, max_batch);
   try {
+    if (host_io) return std::make_unique<StagedDetector>(setup, OnnxProvider::cuda, stream, max_batch);
     return std::make_unique<StreamDetector>(setup, stream);
   } catch (const OnnxProviderError& e) {
     if (setup.config.provider == OnnxProvider::cuda) throw InputError(e.what());
     static std::once_flag warned;
     std::call_once(warned, [&] { spdlog::warn("{}: gpu.onnx.provider auto runs it on the CPU provider", e.what()); });
-    return std::make_unique<StagedDetector>(setup, stream, max_batch);
+    return std::make_unique<StagedDetector>(setup, OnnxProvider::cpu, stream, max_batch);
   }
 }
 

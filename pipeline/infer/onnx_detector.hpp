@@ -44,7 +44,7 @@ class OnnxDetector {
 };
 
 std::unique_ptr<OnnxDetector> make_host_onnx_detector(const OnnxSetup& setup, int max_batch);
-// On a CUDA stream (null: the default stream). With gpu.onnx.provider auto and no CUDA
+// On a CUDA stream (cudaStreamLegacy for sync mode's). With gpu.onnx.provider auto and no CUDA
 // provider, it runs on the CPU provider through host copies, and warns once saying why.
 std::unique_ptr<OnnxDetector> make_stream_onnx_detector(const OnnxSetup& setup, cudaStream_t stream, int max_batch);
 

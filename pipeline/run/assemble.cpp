@@ -264,7 +264,7 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
   if (!c.metrics.detections.empty())
     p->detections = std::make_unique<DetectionLog>(c.metrics.detections, upright_sizes(p->inputs),
-                                                   is_onnx_model(c.gpu.model) ? "boxes" : "faces");
+                                                   finds_faces(c.gpu) ? "faces" : "boxes");
   p->live_lag = std::make_unique<LiveLagClock>(n);
   p->terminal = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1;
   return p;

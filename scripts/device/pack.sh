@@ -5,7 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 cmake --preset device >/dev/null
 cmake --build --preset device -j"$(nproc)"
+# The HEVC clips below take minutes to encode: kept from the last pack.
+keep=$(mktemp -d)
+[ -d .device/clips ] && mv .device/clips "$keep/"
 rm -rf .device && mkdir -p .device/bin .device/lib
+[ -d "$keep/clips" ] && mv "$keep/clips" .device/
+rmdir "$keep" 2>/dev/null || true
 cp ../shared/device-lab/runtime-bundle.tar.xz .device/
 cp build-device/app/vidpipe build-device/tests/vidpipe_tests build-device/tests/vidpipe_e2e_tests .device/bin/
 # The GPU machine's bundle has OpenCV core+imgproc only: the Haar comparison
@@ -25,8 +30,9 @@ xz -T"$(nproc)" -6 -c .cache/onnxruntime-1.29.0/lib/libonnxruntime.so.1 > .devic
 # ONNX Runtime's CUDA provider (230 MB) fits no call even as xz (165 MB): its GPU code for
 # other architectures than the lent cards' sm_90 zeroed (fatbin-slim.py; never ship that file),
 # it is 38 MB of xz, in .device-ort/ for a call of its own (run-on-device.sh stage-ort).
-rm -rf .device-ort
-if [ -s .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_cuda.so ]; then
+if [ -s .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_cuda.so ] && \
+    ! [ .device-ort/libonnxruntime_providers_cuda.so.xz -nt .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_cuda.so ]; then
+  rm -rf .device-ort
   mkdir -p .device-ort
   python3 ../shared/device-lab/fatbin-slim.py slim .cache/onnxruntime-1.29.0/lib/libonnxruntime_providers_cuda.so \
     /tmp/libonnxruntime_providers_cuda.so >/dev/null
@@ -45,6 +51,17 @@ make_hevc() {  # name size frames pix_fmt
     -c:v libx265 -preset ultrafast -b:v 20M -pix_fmt "$4" -x265-params log-level=error ".device/clips/$1.mp4"
 }
 make_hevc hevc-main10-small 320x240 12 yuv420p10le
+# Words on white for the text detector's tests (tests/e2e/onnx_e2e_test.cpp: the same words,
+# sizes and places as its `words`): the GPU machine's ffmpeg has no drawtext.
+if [ ! -s .device/clips/words.mp4 ]; then
+  font=/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf draw=""
+  for w in "HELLO:100:80:72" "video pipeline:520:280:60" "2026:160:440:56" "PINNED:900:600:48"; do
+    IFS=: read -r text x y size <<<"$w"
+    draw+="${draw:+,}drawtext=fontfile=$font:text='$text':fontsize=$size:fontcolor=black:x=$x:y=$y"
+  done
+  ffmpeg -loglevel error -y -f lavfi -i color=c=white:s=1280x720:r=10 -vf "$draw" -frames:v 4 -c:v libx264 -qp 0 \
+    -pix_fmt yuv420p .device/clips/words.mp4
+fi
 make_hevc hevc8-4k 3840x2160 60 yuv420p
 make_hevc hevc10-4k 3840x2160 60 yuv420p10le
 du -sh .device .device-ort 2>/dev/null || true

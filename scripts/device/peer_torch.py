@@ -25,31 +25,13 @@ import numpy as np
 import torch
 import torch.nn.functional as F
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from face_api_weights import load_tensors  # noqa: E402  (scripts/, beside this folder)
+
 MEAN_RGB = (117.001, 114.697, 97.404)  # face-api's, as tiny_face_normalisation()
 ANCHORS = [(1.603231, 2.094468), (6.041143, 7.080126), (2.882459, 3.518061), (4.266906, 5.178857),
            (9.041765, 10.66308)]
 CHANNELS = [3, 16, 32, 64, 128, 256, 512]
-
-
-def load_tensors(model_dir):
-    """Every tensor of the manifest, dequantised, in the file's (TensorFlow) layout."""
-    with open(os.path.join(model_dir, "tiny_face_detector_model-weights_manifest.json")) as f:
-        manifest = json.load(f)
-    tensors = {}
-    for group in manifest:
-        blob = b"".join(open(os.path.join(model_dir, p), "rb").read() for p in group["paths"])
-        offset = 0
-        for w in group["weights"]:
-            count = int(np.prod(w["shape"]))
-            q = w.get("quantization")
-            dtype = {"uint8": np.uint8, "uint16": np.uint16, "float32": np.float32}[q["dtype"] if q else w["dtype"]]
-            raw = np.frombuffer(blob, dtype=dtype, count=count, offset=offset)
-            offset += raw.nbytes
-            values = raw.astype(np.float64) * q["scale"] + q["min"] if q else raw
-            tensors[w["name"]] = values.astype(np.float32).reshape(w["shape"])
-        if offset != len(blob):
-            sys.exit(f"model: {len(blob) - offset} bytes more than the manifest describes")
-    return tensors
 
 
 def tf_same_pool(x, stride):

@@ -334,11 +334,28 @@ if mode onnx; then
   ocr="--set gpu.model=assets/models/ppocr/ch_PP-OCRv4_det_infer.onnx --set gpu.score_threshold=0.6
     --set gpu.onnx.width=1280 --set gpu.onnx.height=736 --set gpu.onnx.channels=bgr --set gpu.onnx.decoder=heatmap
     --set gpu.onnx.mean=[0.485,0.456,0.406] --set gpu.onnx.std=[0.229,0.224,0.225]"
-  for model in ocr face; do
-    sets=$([ $model = ocr ] && echo "$ocr" || echo "--set gpu.model=assets/models/tiny_face_detector")
+  # TinyFaceDetector both ways: vidpipe's kernels and the same weights through ONNX Runtime.
+  face_onnx="--set gpu.model=assets/models/tiny_face_detector.onnx --set gpu.onnx.decoder=tiny_face
+    --set gpu.onnx.mean=[0.458827451,0.449792157,0.381976471]"
+  for model in ocr face face-onnx; do
+    case $model in
+      ocr) sets=$ocr ;;
+      face) sets="--set gpu.model=assets/models/tiny_face_detector" ;;
+      face-onnx) sets=$face_onnx ;;
+    esac
     $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/in1080.mp4 --set input.max_frames=900 $sets \
       --preload 300 --set bench.json="$OUT/onnx-$model.json" --set bench.chart="$OUT/onnx-$model.png" \
       2>&1 | grep -v "^\[" | tee "$OUT/onnx-$model.txt"
+  done
+  # The plain loop a user writes first (one thread, pageable copies, the tensor through host
+  # memory, ONNX Runtime on its own stream and waited for) against vidpipe's: the same 300
+  # preloaded frames, the same model and card, one call.
+  for run in "plain:--set copy.mode=sync --set copy.memory=pageable --set gpu.onnx.io=host" \
+      "vidpipe:--set copy.mode=async --set copy.streams=4 --set copy.batch_size=4"; do
+    name=${run%%:*}
+    $VIDPIPE_BIN run --config config/bench.yaml --input /tmp/in1080.mp4 $ocr --set input.preload=300 \
+      --set input.loop=true --set input.max_frames=1500 ${run#*:} --report "$OUT/onnx-loop-$name.json" 2>&1 \
+      | grep -v "^\[" | head -4 | sed "s/^/$name: /"
   done
 fi
 if mode serve; then

@@ -41,7 +41,11 @@ constexpr Word words[] = {{"HELLO", 100, 80, 72}, {"video pipeline", 520, 280, 6
                           {"PINNED", 900, 600, 48}};
 constexpr int width = 1280, height = 720, frames = 4;
 
+// Made here where ffmpeg can draw text; else taken from $VIDPIPE_CLIPS (the GPU machine's
+// ffmpeg has no drawtext: scripts/device/pack.sh makes it with this same command, see there).
 std::string text_clip() {
+  if (const char* dir = std::getenv("VIDPIPE_CLIPS"); dir && std::filesystem::exists(std::string(dir) + "/words.mp4"))
+    return std::string(dir) + "/words.mp4";
   const std::string path = test::scratch_dir() + "/words.mp4";
   std::string draw;
   for (const Word& w : words)
@@ -152,6 +156,42 @@ TEST(OnnxE2E, GpuRunFindsTheCpuRunsTextBoxes) {
       EXPECT_NEAR(got[b][4].get<double>(), want[b][4].get<double>(), 1e-3) << "score, frame " << f << " box " << b;
     }
   }
+}
+
+// The built-in detector exported to ONNX from the same weights (scripts/export-tiny-face-onnx.py)
+// and run through ONNX Runtime (config/face-onnx.yaml) finds the built-in kernels' faces on the
+// bundled clip: one network, both ways (on a GPU: the CUDA provider against vidpipe's kernels).
+TEST(OnnxE2E, TinyFaceThroughOnnxRuntimeFindsTheBuiltInDetectorsFaces) {
+  // Exported here; where there is no python3-onnx (the GPU machine), the one setup exported.
+  std::string model = test::exported_tiny_face(416);
+  if (model.empty() && std::filesystem::exists(test::source_dir() + "/assets/models/tiny_face_detector.onnx"))
+    model = test::source_dir() + "/assets/models/tiny_face_detector.onnx";
+  if (model.empty()) GTEST_SKIP() << "no python3-onnx here to export the model (setup installs it)";
+  auto faces = [&](const std::string& name, const std::string& args) {
+    const std::string log = test::scratch_dir() + "/" + name + ".jsonl";
+    const test::CommandResult r = test::vidpipe("run " + args + " --input " + test::source_dir() +
+                                                "/assets/sample-4k.mp4 --set input.max_frames=16 --set sink.kind=null "
+                                                "--set metrics.live=false --set metrics.report= --detections " + log);
+    EXPECT_EQ(r.code, 0) << r.output;
+    std::vector<nlohmann::json> lines;
+    std::ifstream in(log);
+    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line).at("faces"));
+    return lines;
+  };
+  const auto built_in = faces("faces-built-in", "");
+  const auto through_onnx = faces("faces-onnx", "-c " + test::source_dir() + "/config/face-onnx.yaml --set gpu.model=" + model);
+  ASSERT_EQ(through_onnx.size(), built_in.size());
+  std::size_t found = 0;
+  for (std::size_t f = 0; f < built_in.size(); ++f) {
+    ASSERT_EQ(through_onnx[f].size(), built_in[f].size()) << "frame " << f;
+    found += built_in[f].size();
+    for (std::size_t b = 0; b < built_in[f].size(); ++b) {
+      for (int k = 0; k < 4; ++k)
+        EXPECT_NEAR(through_onnx[f][b][k].get<double>(), built_in[f][b][k].get<double>(), 1.0) << f << "/" << b;
+      EXPECT_NEAR(through_onnx[f][b][4].get<double>(), built_in[f][b][4].get<double>(), 1e-3) << f << "/" << b;
+    }
+  }
+  EXPECT_GT(found, 0u) << "the bundled clip's faces were not found";
 }
 
 // Every way a model can be wrong: exit 3 (2 for a file that is not there), a message naming

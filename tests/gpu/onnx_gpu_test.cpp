@@ -62,7 +62,9 @@ TEST(OnnxGpu, TextDetectorOnTheCudaProviderAgreesWithTheCpuProvider) {
   options.height = 736;
   const double worst = cuda_against_cpu(options, 2, -2.f, 2.f);
   if (worst < 0) GTEST_SKIP() << "no CUDA provider here";
-  EXPECT_LT(worst, 1e-3);  // a probability map: cuDNN's convolutions sum in another order
+  // A probability map: cuDNN's convolutions run in TF32 (ONNX Runtime's default on sm_80 and
+  // later) and sum in another order; 3e-3 was seen on the H100 with this random input.
+  EXPECT_LT(worst, 1e-2);
 }
 
 }  // namespace

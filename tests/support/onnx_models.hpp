@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "face_assets.hpp"
 #include "test_media.hpp"
 
 namespace vidpipe::test {
@@ -15,6 +16,15 @@ inline std::string make_model(const std::string& name, const std::string& args =
   const std::string path = scratch_dir() + "/" + name + ".onnx";
   const int rc = run_command("/usr/bin/python3 '" + source_dir() + "/tests/support/make_onnx_model.py' '" + path +
                              "' " + args);
+  return rc == 0 ? path : "";
+}
+
+// TinyFaceDetector exported by scripts/export-tiny-face-onnx.py from the fetched weights, for a
+// square input of `size`; empty when Debian's python3-onnx is missing.
+inline std::string exported_tiny_face(int size) {
+  const std::string path = scratch_dir() + "/tiny_face_" + std::to_string(size) + ".onnx";
+  const int rc = run_command("/usr/bin/python3 '" + source_dir() + "/scripts/export-tiny-face-onnx.py' --weights '" +
+                             model_dir() + "' --size " + std::to_string(size) + " --out '" + path + "'");
   return rc == 0 ? path : "";
 }
 
