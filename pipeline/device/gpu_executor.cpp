@@ -169,7 +169,7 @@ class GpuExecutor final : public Executor {
       else
         CUDA_CHECK(cudaMemcpyAsync(outputs[i], result, out.frame_bytes, cudaMemcpyDeviceToHost, s.stream));
     }
-    if (!net_) return;
+    if (!o_.detects()) return;
     TimedWait wait(waits, WaitKind::copy, o_.clock_origin);
     CUDA_CHECK(cudaMemcpyAsync(s.host_detections.data(), s.detections.as(), s.frames * sizeof(DetectionList),
                                cudaMemcpyDeviceToHost, s.stream));
@@ -221,7 +221,7 @@ class GpuExecutor final : public Executor {
     GpuSlot& s = slots_[slot];
     s.d2h_done.synchronize();
     const auto* lists = reinterpret_cast<const DetectionList*>(s.host_detections.data());
-    if (!net_) return std::vector<DetectionList>(s.frames);
+    if (!o_.detects()) return std::vector<DetectionList>(s.frames);
     return std::vector<DetectionList>(lists, lists + s.frames);
   }
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
+# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | onnx-tests | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
 # density | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
@@ -319,16 +319,19 @@ if mode mixed; then
       && echo "ffmpeg decode $name: $(python3 -c "print('%.1f' % (1200 / ($(date +%s.%N) - $start)))") fps"
   done
 fi
-if mode onnx; then
+if mode onnx || mode onnx-tests; then
   # Issue 35: a user's ONNX model. The GPU tests of the decoders, the normalisation and the
   # CUDA provider on a stream; the e2e tests (text found, GPU run against the CPU run); then
-  # the bench ladder with PP-OCRv4's text detector at 1080p, and the built-in detector's beside it.
+  # (mode onnx) the bench ladder with PP-OCRv4's text detector at 1080p, and the built-in
+  # detector's beside it.
   .device/bin/vidpipe_tests --gtest_filter='OnnxGpu.*:*HeatmapGpu*:YoloGpu.*:*NormaliseGpu*:*FaceNet*:*TinyFace*' 2>&1 \
     | tee "$OUT/onnx-unit.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/onnx-unit.log" | head -60
   .device/bin/vidpipe_e2e_tests --gtest_filter='OnnxE2E.*' 2>&1 | tee "$OUT/onnx-e2e.log" \
     | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/onnx-e2e.log" | head -60
+fi
+if mode onnx; then
   [ -s /tmp/in1080.mp4 ] || ffmpeg -loglevel error -y -f lavfi -i testsrc2=size=1920x1080:rate=30 -vf noise=alls=12:allf=t \
     -frames:v 300 -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/in1080.mp4
   ocr="--set gpu.model=assets/models/ppocr/ch_PP-OCRv4_det_infer.onnx --set gpu.score_threshold=0.6
