@@ -28,7 +28,7 @@ class CpuExecutor final : public Executor {
     if (!o.decoded_layouts.empty()) decoded_.resize(batch_ * max_frame_bytes(o.decoded_layouts));
     narrowed_.resize(narrowed_buffer_bytes(o, batch_));
     letterboxes_ = letterboxes_for(o);
-    if (o.onnx) onnx_ = make_host_onnx_detector(*o.onnx, batch_);
+    if (o.onnx) onnx_ = make_host_onnx_detector(*o.onnx);
   }
 
   int slots() const override { return 1; }

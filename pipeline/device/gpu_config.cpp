@@ -17,8 +17,9 @@ void declare_keys(Keys<GpuConfig>& k) {
   k.integer("device", &GpuConfig::device, 0, 63, "CUDA device index.");
   Keys<PreprocessConfig> p = k.section("preprocess", &GpuConfig::preprocess);
   p.integer("width", &PreprocessConfig::width, 16, 4096,
-            "network input width. With inference on it must equal the height and be a multiple of 32 "
-            "(face-api uses 128..608; larger finds smaller faces).");
+            "the built-in detector's input width. With inference on it must equal the height and be a multiple "
+            "of 32 (face-api uses 128..608; larger finds smaller faces). An ONNX model's input size is its own "
+            "or gpu.onnx.width/height.");
   p.integer("height", &PreprocessConfig::height, 16, 4096, "network input height.");
   p.choice("align", &PreprocessConfig::align,
            {{"top_left", LetterboxAlign::top_left}, {"centre", LetterboxAlign::centre}},
@@ -28,7 +29,7 @@ void declare_keys(Keys<GpuConfig>& k) {
   p.real("scale", &PreprocessConfig::scale, 1e-9, 1e9,
          "multiplier after the mean (1/255, as face-api 1.7 feeds TinyFaceDetector).");
   k.boolean("inference", &GpuConfig::inference,
-            "run the face detector after preprocessing; `false` stops the GPU stage after normalisation "
+            "run the detector (gpu.model) after preprocessing; `false` stops the GPU stage after normalisation "
             "(copies and preprocessing only).");
   k.boolean("cuda_graphs", &GpuConfig::cuda_graphs,
             "replay the detector's 18 kernel launches from a CUDA graph captured once per slot and batch size "

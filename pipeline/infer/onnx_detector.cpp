@@ -233,7 +233,7 @@ class StagedDetector final : public HostDetector {
 
 }  // namespace
 
-std::unique_ptr<OnnxDetector> make_host_onnx_detector(const OnnxSetup& setup, int) {
+std::unique_ptr<OnnxDetector> make_host_onnx_detector(const OnnxSetup& setup) {
   return std::make_unique<HostDetector>(setup);
 }
 

@@ -43,7 +43,7 @@ class OnnxDetector {
   virtual std::string provider() const = 0;  // "cuda" or "cpu", for the log and the report
 };
 
-std::unique_ptr<OnnxDetector> make_host_onnx_detector(const OnnxSetup& setup, int max_batch);
+std::unique_ptr<OnnxDetector> make_host_onnx_detector(const OnnxSetup& setup);
 // On a CUDA stream (cudaStreamLegacy for sync mode's). With gpu.onnx.provider auto and no CUDA
 // provider, it runs on the CPU provider through host copies, and warns once saying why.
 std::unique_ptr<OnnxDetector> make_stream_onnx_detector(const OnnxSetup& setup, cudaStream_t stream, int max_batch);

@@ -119,7 +119,8 @@ Bottleneck judge_bottleneck(const StageShares& s, const RunShape& shape) {
     return {"compute",
             fmt::format("bound by compute: {} busy {} of the time and the submit thread waited on kernels {}",
                         device_was, pct(s.gpu_busy), pct(s.compute_wait)),
-            "copy.batch_size (fewer launches), gpu.preprocess.width (a smaller network input)"};
+            "copy.batch_size (fewer launches)" +
+                (shape.input_size_keys.empty() ? "" : ", " + shape.input_size_keys + " (a smaller network input)")};
   if (s.submit.busy >= 0.6)
     return {"host",
             fmt::format("bound by the submit thread: busy {} of the time packing and launching, starved {}",

@@ -47,6 +47,9 @@ struct RunShape {
   // decoders, rate and busy share as of the call ("" when no input mixes kinds), for the
   // verdict to say which kind bounds and how long the others waited.
   std::function<std::string()> mixed_decoders;
+  // The keys that set the network's input size, for a compute bound's advice: the built-in
+  // detector's, an ONNX model's of open size; "" for an ONNX model of fixed size.
+  std::string input_size_keys = "gpu.preprocess.width";
 };
 
 // An engine (H2D, the SMs, D2H) busy this share of the time or more is at its limit. Below

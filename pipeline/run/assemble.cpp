@@ -217,6 +217,8 @@ RunShape run_shape(const PipelineParts& p) {
   shape.streams = p.config.copy.streams;
   shape.pinned = p.config.copy.memory == HostMemory::pinned;
   if (!p.sinks.empty()) shape.sink = p.sinks.front()->describe();
+  const GpuConfig& gpu = p.config.gpu;
+  if (is_onnx_model(gpu.model)) shape.input_size_keys = gpu.onnx.width > 0 ? "gpu.onnx.width/height" : "";
   return shape;
 }
 

@@ -23,11 +23,13 @@ struct Timeline {
   double upload_part = 0.1, compute_part = 0.8;
 };
 
-Summary run(const Timeline& t, bool sync = false, bool nvdec = false, bool pinned = true) {
+Summary run(const Timeline& t, bool sync = false, bool nvdec = false, bool pinned = true,
+            const char* input_size_keys = "gpu.preprocess.width") {
   RunMetrics m(0);
   RunShape shape{sync, true, 4};
   shape.nvdec = nvdec;
   shape.pinned = pinned;
+  shape.input_size_keys = input_size_keys;
   m.set_shape(shape);
   for (int k = 0; k < frames; ++k) {
     const double at = k * period;
@@ -134,6 +136,12 @@ TEST(Bottleneck, EvidenceAndLiftNameTheFiguresAndKeys) {
   EXPECT_NE(nvdec.bottleneck.evidence.find("4 NVDEC sessions"), std::string::npos) << nvdec.bottleneck.evidence;
   EXPECT_EQ(nvdec.bottleneck.lift.find("reader.decoder: nvdec"), std::string::npos) << nvdec.bottleneck.lift;
   EXPECT_NE(nvdec.bottleneck.lift.find("reader.decoders"), std::string::npos) << nvdec.bottleneck.lift;
+  // Compute: the keys that set the network's input, where the model has any (an ONNX model of
+  // fixed size has none: advising gpu.preprocess.width there would change nothing).
+  EXPECT_NE(run(timeline_of("compute_bound")).bottleneck.lift.find("gpu.preprocess.width"), std::string::npos);
+  const std::string fixed_model = run(timeline_of("compute_bound"), false, false, true, "").bottleneck.lift;
+  EXPECT_EQ(fixed_model.find("network input"), std::string::npos) << fixed_model;
+  EXPECT_NE(fixed_model.find("copy.batch_size"), std::string::npos) << fixed_model;
   const std::string sink_lift = run(timeline_of("sink_bound")).bottleneck.lift;
   for (const char* key : {"sink.preset", "sink.codec: h264_nvenc", "sink.width", "sink.threads"})
     EXPECT_NE(sink_lift.find(key), std::string::npos) << key << " missing from: " << sink_lift;
