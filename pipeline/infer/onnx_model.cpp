@@ -118,7 +118,7 @@ void attach_cuda(Ort::SessionOptions& session_options, const OnnxModelOptions& o
   try {
     Ort::CUDAProviderOptions cuda;
     // HEURISTIC: cuDNN's exhaustive search runs again for every new input shape, and a batch
-    // that is not full is one (a 1080p ladder's batch-4 rung fell to a quarter of batch 1's).
+    // that is not full is one (a decoded 1080p ladder's batch-4 rung fell to half of batch 1's).
     cuda.Update({{"device_id", std::to_string(o.device)}, {"cudnn_conv_algo_search", "HEURISTIC"}});
     if (o.cuda_stream) cuda.UpdateWithValue("user_compute_stream", o.cuda_stream);
     session_options.AppendExecutionProvider_CUDA_V2(*cuda);
