@@ -37,7 +37,7 @@ if ! command -v nvcc >/dev/null; then
 fi
 
 bash scripts/fetch-model.sh
-bash scripts/fetch-ocr-model.sh
+bash scripts/fetch-onnx-models.sh
 # The built-in detector as an ONNX model too (config/face-onnx.yaml): the same weights, both ways.
 [ -s assets/models/tiny_face_detector.onnx ] || /usr/bin/python3 scripts/export-tiny-face-onnx.py
 bash scripts/fetch-onnxruntime.sh

@@ -1,10 +1,12 @@
 // The output decoders' kernels against their CPU twins on made-up tensors: maps of
 // overlapping blobs (regions of any shape, merged from several threads at once) and sparse
-// YOLO heads, batched, letterboxed.
+// YOLO heads, BlazeFace heads with clusters of overlapping faces (blended), batched, letterboxed.
 #include <gtest/gtest.h>
 
 #include <random>
 
+#include "decode/blazeface_boxes.cuh"
+#include "decode/blazeface_boxes_ref.hpp"
 #include "decode/heatmap_boxes.cuh"
 #include "decode/heatmap_boxes_ref.hpp"
 #include "decode/yolo_boxes.cuh"
@@ -119,6 +121,48 @@ TEST(YoloGpu, MatchesReferenceInBothLayouts) {
       EXPECT_GT(ref.count, 0);
       expect_same_lists(gpu[b], ref, b);
     }
+  }
+}
+
+// BlazeFace heads of the 256 model: a few faces each seen by several neighbouring anchors
+// (as the network sees them), the other anchors' logits low.
+std::vector<float> blazeface_heads(int batch, const BlazeFaceDecode& p, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> low(-9.f, -1.f), high(0.5f, 6.f), jitter(-4.f, 4.f), size(20.f, 90.f);
+  const int anchors = blazeface_anchors(p.cells), per_frame = anchors * (1 + BlazeFaceDecode::values);
+  std::vector<float> h(static_cast<std::size_t>(batch) * per_frame);
+  for (int b = 0; b < batch; ++b) {
+    float* scores = h.data() + static_cast<std::size_t>(b) * per_frame;
+    float* boxes = scores + anchors;
+    for (int a = 0; a < anchors; ++a) scores[a] = low(rng);
+    for (int face = 0; face < 6; ++face) {
+      const int centre = static_cast<int>(rng() % (2 * p.cells * p.cells - 2));
+      const float w = size(rng);
+      for (int a = centre; a < centre + 3; ++a) {  // a cell's two anchors and the next cell's first
+        scores[a] = high(rng);
+        float* v = boxes + a * BlazeFaceDecode::values;
+        v[0] = jitter(rng), v[1] = jitter(rng), v[2] = w + jitter(rng), v[3] = w * 1.2f + jitter(rng);
+      }
+    }
+  }
+  return h;
+}
+
+TEST(BlazeFaceGpu, MatchesReferenceWithBlendedOverlaps) {
+  REQUIRE_GPU();
+  const int batch = 4;
+  BlazeFaceDecode p;
+  const auto heads = blazeface_heads(batch, p, 9);
+  const Letterbox lb = make_letterbox(1920, 1080, 256, 256, LetterboxAlign::centre);
+  cuda::DeviceBuffer d_heads = to_device(heads), lists = poisoned(batch * sizeof(DetectionList));
+  launch_decode_blazeface(d_heads.as<float>(), batch, lb, p, lists.as<DetectionList>(), nullptr);
+  CUDA_CHECK(cudaDeviceSynchronize());
+  const auto gpu = download<DetectionList>(lists, batch);
+  const std::size_t per_frame = heads.size() / batch;
+  for (int b = 0; b < batch; ++b) {
+    const DetectionList ref = reference::decode_blazeface(heads.data() + b * per_frame, lb, p);
+    EXPECT_GT(ref.count, 2);
+    expect_same_lists(gpu[b], ref, b);
   }
 }
 

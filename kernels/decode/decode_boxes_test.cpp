@@ -3,8 +3,10 @@
 // undone at the picture's borders.
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <vector>
 
+#include "decode/blazeface_boxes_ref.hpp"
 #include "decode/heatmap_boxes_ref.hpp"
 #include "decode/rank_ref.hpp"
 #include "decode/yolo_boxes_ref.hpp"
@@ -136,6 +138,75 @@ TEST(RankReference, TiesGoToTheFirstFoundAndAtMostTheListsSizeIsKept) {
   ASSERT_EQ(l.count, max_detections);
   EXPECT_FLOAT_EQ(l.det[0].x0, 10.f);  // index 1: the lowest
   EXPECT_FLOAT_EQ(l.det[1].x0, 20.f);
+}
+
+TEST(RankReference, BlendingAveragesWhatAKeptBoxSuppressesWeightedByScore) {
+  const std::vector<reference::RankCandidate> c{
+      {{0, 0, 10, 10, 0.9f}, 0}, {{2, 0, 12, 10, 0.6f}, 1}, {{50, 50, 60, 60, 0.7f}, 2}, {{1, 1, 11, 11, 0.3f}, 3}};
+  const DetectionList hard = reference::rank_boxes(c, 0.3f);
+  const DetectionList blended = reference::rank_boxes(c, 0.3f, true);
+  ASSERT_EQ(hard.count, 2);
+  ASSERT_EQ(blended.count, 2);
+  EXPECT_FLOAT_EQ(hard.det[0].x0, 0.f);
+  // (0 * 0.9 + 2 * 0.6 + 1 * 0.3) / 1.8, the kept box's score kept; the lone box unchanged.
+  EXPECT_NEAR(blended.det[0].x0, 1.5f / 1.8f, 1e-6);
+  EXPECT_NEAR(blended.det[0].y1, (10 * 0.9f + 10 * 0.6f + 11 * 0.3f) / 1.8f, 1e-5);
+  EXPECT_FLOAT_EQ(blended.det[0].score, 0.9f);
+  EXPECT_FLOAT_EQ(blended.det[1].x0, 50.f);
+}
+
+// BlazeFace's heads for a 64x64 input with 2x2 cells (then one cell of 6): 14 anchors, their
+// logits very low but where set.
+struct BlazeHeads {
+  static constexpr int anchors = 14;
+  std::vector<float> values = std::vector<float>(anchors * 17, 0.f);
+  BlazeHeads() { std::fill(values.begin(), values.begin() + anchors, -8.f); }
+  void set(int a, float logit, float dx, float dy, float w, float h) {
+    values[a] = logit;
+    float* v = values.data() + anchors + a * 16;
+    v[0] = dx, v[1] = dy, v[2] = w, v[3] = h;
+  }
+};
+
+TEST(BlazeFaceReference, AnchorsSitAtTheirCellsCentresAndOverlapsBlend) {
+  BlazeFaceDecode p;
+  p.cells = 2;
+  p.input_width = p.input_height = 64;
+  ASSERT_EQ(blazeface_anchors(p.cells), BlazeHeads::anchors);
+  BlazeHeads h;
+  h.set(0, 2.f, 1, -1, 20, 10);   // cell (0, 0), centre (16, 16): box 7..27 x 10..20
+  h.set(1, 1.f, 3, -1, 20, 10);   // the same cell's second anchor: 9..29, overlaps (IoU 0.82)
+  h.set(7, -1.f, 0, 0, 10, 10);   // cell (1, 1), under the threshold (0.27)
+  h.set(10, 3.f, 0, 0, 8, 8);     // the second grid's one cell, centre (32, 32): 28..36
+  h.set(13, 500.f, 20, 20, 4, 4);  // a logit clipped at 100: score 1, box 50..54
+  const DetectionList l = reference::decode_blazeface(h.values.data(), identity(64, 64), p);
+  ASSERT_EQ(l.count, 3);
+  EXPECT_FLOAT_EQ(l.det[0].score, 1.f);
+  EXPECT_FLOAT_EQ(l.det[0].x0, 50.f);
+  EXPECT_NEAR(l.det[1].score, 1 / (1 + std::exp(-3.0)), 1e-6);
+  EXPECT_FLOAT_EQ(l.det[1].x0, 28.f);
+  EXPECT_FLOAT_EQ(l.det[1].y1, 36.f);
+  const double s0 = 1 / (1 + std::exp(-2.0)), s1 = 1 / (1 + std::exp(-1.0));
+  EXPECT_NEAR(l.det[2].score, s0, 1e-6);
+  EXPECT_NEAR(l.det[2].x0, (7 * s0 + 9 * s1) / (s0 + s1), 1e-4);
+  EXPECT_NEAR(l.det[2].x1, (27 * s0 + 29 * s1) / (s0 + s1), 1e-4);
+  EXPECT_NEAR(l.det[2].y0, 10.f, 1e-4);
+}
+
+TEST(BlazeFaceReference, FacesGoBackThroughTheLetterboxAndStopAtThePicture) {
+  BlazeFaceDecode p;
+  p.cells = 2;
+  p.input_width = p.input_height = 64;
+  BlazeHeads h;
+  h.set(6, 4.f, 0, -10, 12, 12);  // cell (1, 1), centre (48, 48): box 42..54 x 32..44
+  // A 128x64 source letterboxed centred into 64x64: scale 0.5, 16 rows of padding on top.
+  const Letterbox lb = make_letterbox(128, 64, 64, 64, LetterboxAlign::centre);
+  const DetectionList l = reference::decode_blazeface(h.values.data(), lb, p);
+  ASSERT_EQ(l.count, 1);
+  EXPECT_NEAR(l.det[0].x0, 84.f, 1e-4);
+  EXPECT_NEAR(l.det[0].y0, 32.f, 1e-4);
+  EXPECT_NEAR(l.det[0].x1, 108.f, 1e-4);
+  EXPECT_NEAR(l.det[0].y1, 56.f, 1e-4);
 }
 
 }  // namespace

@@ -23,6 +23,21 @@ struct BoxesDecode {
   bool anchors_last = true;  // [N, 4+C, A] (YOLOv8's export); false: [N, A, 4+C(+1)]
 };
 
+// MediaPipe's BlazeFace heads: per anchor a score logit and 16 values (the box's centre offset
+// and size, then six key points, in input pixels), the anchors on two grids, `cells` x `cells`
+// of 2 a cell then (cells/2) x (cells/2) of 6, all of a cell's at its centre (the 128 and the
+// 256 models alike: 896 anchors). Overlaps are blended, as MediaPipe's weighted NMS does.
+struct BlazeFaceDecode {
+  float score_threshold = 0.5f;
+  float iou_threshold = 0.3f;
+  int cells = 16;
+  int input_width = 256, input_height = 256;
+  static constexpr int values = 16;  // a box's values: 4 for the box, 12 for its key points
+};
+
+// Anchors of BlazeFace's two grids with `cells` cells a side on the first.
+VP_HD inline int blazeface_anchors(int cells) { return 2 * cells * cells + 6 * (cells / 2) * (cells / 2); }
+
 // Where a box in network-input pixels lies in the source frame: the letterbox undone, and
 // held to the picture (a box reaching into the padding stops at the picture's edge).
 VP_HD inline Detection to_source(float x0, float y0, float x1, float y1, float score, const Letterbox& lb) {

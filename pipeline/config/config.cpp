@@ -235,7 +235,7 @@ void apply_override(Config& c, const std::string& o) {
 }
 
 // gpu.model: the built-in detector's folder (square input, a multiple of 32) or an .onnx file
-// (its input and outputs are checked when the run opens it: infer/onnx_detector.hpp).
+// (its input and outputs are checked when the run opens it: infer/onnx_setup.hpp).
 void check_model(const Config& c) {
   if (!c.gpu.inference) return;
   if (is_onnx_model(c.gpu.model)) {

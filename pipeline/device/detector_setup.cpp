@@ -1,7 +1,7 @@
 #include "device/detector_setup.hpp"
 
 #include "device/face_model.hpp"
-#include "infer/onnx_detector.hpp"
+#include "infer/onnx_setup.hpp"
 
 namespace vidpipe {
 

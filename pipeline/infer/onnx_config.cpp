@@ -10,8 +10,20 @@ bool is_onnx_model(const std::string& path) {
 }
 
 bool finds_faces(const GpuConfig& gpu) {
-  return !is_onnx_model(gpu.model) || gpu.onnx.decoder == OutputDecoder::tiny_face;
+  return !is_onnx_model(gpu.model) || gpu.onnx.decoder == OutputDecoder::tiny_face ||
+         gpu.onnx.decoder == OutputDecoder::blazeface;
 }
+
+namespace {
+
+const EnumNames<OutputDecoder> decoder_names{{"boxes", OutputDecoder::boxes},
+                                                                       {"heatmap", OutputDecoder::heatmap},
+                                                                       {"tiny_face", OutputDecoder::tiny_face},
+                                                                       {"blazeface", OutputDecoder::blazeface}};
+
+}  // namespace
+
+std::string to_string(OutputDecoder decoder) { return name_of(decoder_names, decoder); }
 
 namespace {
 
@@ -34,13 +46,16 @@ void declare_input_keys(Keys<OnnxConfig>& k) {
 }
 
 void declare_output_keys(Keys<OnnxConfig>& k) {
-  k.choice("decoder", &OnnxConfig::decoder,
-           {{"boxes", OutputDecoder::boxes}, {"heatmap", OutputDecoder::heatmap}, {"tiny_face", OutputDecoder::tiny_face}},
+  k.choice("decoder", &OnnxConfig::decoder, decoder_names,
            "how the output becomes boxes: `boxes` (a YOLO head, [N, 4+C, A] or [N, A, 4+C(+1)], boxes as centre "
            "and size in input pixels, then NMS at gpu.iou_threshold), `heatmap` (a probability map [N, 1, H, W] "
            "such as DBNet's: boxes around its regions above `binarize` whose mean probability is above "
-           "gpu.score_threshold), `tiny_face` (TinyFaceDetector's [N, 25, S, S] grid).");
-  k.text("output", &OnnxConfig::output, "tensor name", "the output the decoder reads; empty: the model's first.");
+           "gpu.score_threshold), `tiny_face` (TinyFaceDetector's [N, 25, S, S] grid), `blazeface` "
+           "(MediaPipe's BlazeFace, 128 or 256: score logits [N, A, 1] and boxes [N, A, 16] on its two anchor "
+           "grids, as one pair of 896 anchors or two of 512 and 384, found by their shapes; overlaps above "
+           "gpu.iou_threshold are blended by score, as MediaPipe does; the key points are not used).");
+  k.text("output", &OnnxConfig::output, "tensor name",
+         "the output the decoder reads; empty: the model's first (`blazeface` finds its four by shape).");
   k.boolean("objectness", &OnnxConfig::objectness,
             "`boxes`: the head has an objectness score before its classes (YOLOv5's [x, y, w, h, obj, classes]).");
   k.real("binarize", &OnnxConfig::binarize, 0.0, 1.0, "`heatmap`: a pixel is text above this probability.");

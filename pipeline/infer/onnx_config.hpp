@@ -14,7 +14,10 @@ enum class ChannelOrder { rgb, bgr };
 enum class ImageFit { letterbox, stretch };
 enum class OnnxProvider { automatic, cuda, cpu };
 enum class OnnxIo { device, host };
-enum class OutputDecoder { boxes, heatmap, tiny_face };
+enum class OutputDecoder { boxes, heatmap, tiny_face, blazeface };
+
+// The decoder's name as gpu.onnx.decoder spells it.
+std::string to_string(OutputDecoder decoder);
 
 struct OnnxConfig {
   std::string input;  // the image input's name; "": the model's only input
@@ -39,7 +42,7 @@ struct OnnxConfig {
 bool is_onnx_model(const std::string& path);
 
 struct GpuConfig;
-// The built-in detector, or TinyFaceDetector's grid through ONNX Runtime: its boxes are faces.
+// The built-in detector, or a face model's decoder (tiny_face, blazeface): its boxes are faces.
 bool finds_faces(const GpuConfig& gpu);
 
 void declare_keys(Keys<OnnxConfig>& keys);

@@ -3,13 +3,17 @@
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <mutex>
 
 #include "base/errors.hpp"
+#include "decode/blazeface_boxes.cuh"
+#include "decode/blazeface_boxes_ref.hpp"
 #include "decode/heatmap_boxes.cuh"
 #include "decode/heatmap_boxes_ref.hpp"
 #include "decode/yolo_boxes.cuh"
 #include "decode/yolo_boxes_ref.hpp"
+#include "infer/output_gather.hpp"
 #include "infer/output_shape.hpp"
 #include "memory/cuda_raii.hpp"
 #include "tiny_face/tiny_face_layers.cuh"
@@ -33,26 +37,21 @@ OnnxModelOptions model_options(const OnnxSetup& s, OnnxProvider provider, cudaSt
   return o;
 }
 
-// The float output the decoder reads, by name (or the first).
-std::size_t pick_output(const OnnxModel& model, const std::string& path, const OnnxConfig& c) {
-  std::size_t index = 0;
-  std::string names;
-  for (const TensorInfo& t : model.outputs()) {
-    if (t.type != "float") continue;
-    if (c.output.empty() || t.name == c.output) return index;
-    names += (names.empty() ? "" : ", ") + t.name;
-    ++index;
-  }
-  throw InputError(c.output.empty() ? fmt::format("'{}': the model has no float output to decode", path)
-                                    : fmt::format("'{}': gpu.onnx.output: no float output '{}' (the model has {})",
-                                                  path, c.output, names));
-}
-
 HeatmapDecode heatmap_params(const OnnxSetup& s) {
   HeatmapDecode p;
   p.binarize = static_cast<float>(s.config.binarize);
   p.score_threshold = s.score_threshold;
   p.unclip = static_cast<float>(s.config.unclip);
+  return p;
+}
+
+BlazeFaceDecode blazeface_params(const OnnxSetup& s) {
+  BlazeFaceDecode p;
+  p.score_threshold = s.score_threshold;
+  p.iou_threshold = s.iou_threshold;
+  p.cells = s.blazeface_cells;
+  p.input_width = static_cast<int>(s.input.width);
+  p.input_height = static_cast<int>(s.input.height);
   return p;
 }
 
@@ -81,52 +80,47 @@ void decode_on_host(const OnnxSetup& s, const float* out, const OutputShape& sha
       case OutputDecoder::tiny_face:
         lists[i] = reference::decode_faces(frame, shape.width, lb, s.score_threshold, s.iou_threshold);
         break;
+      case OutputDecoder::blazeface:
+        lists[i] = reference::decode_blazeface(frame, lb, blazeface_params(s));
+        break;
     }
   }
 }
 
-}  // namespace
-
-std::shared_ptr<const OnnxSetup> open_onnx_setup(const GpuConfig& gpu) {
-  auto s = std::make_shared<OnnxSetup>();
-  s->config = gpu.onnx;
-  s->path = gpu.model;
-  s->device = gpu.device;
-  s->score_threshold = static_cast<float>(gpu.score_threshold);
-  s->iou_threshold = static_cast<float>(gpu.iou_threshold);
-  OnnxModelOptions o;
-  o.path = gpu.model;
-  o.input_name = gpu.onnx.input;
-  o.layout = gpu.onnx.layout;
-  o.width = gpu.onnx.width;
-  o.height = gpu.onnx.height;
-  const OnnxModel model(o);
-  s->input = model.input();
-  s->output_index = pick_output(model, gpu.model, gpu.onnx);
-  std::size_t index = 0;
-  for (const TensorInfo& t : model.outputs())
-    if (t.type == "float" && index++ == s->output_index) s->output = t;
-  if (const std::string expected = expected_output(s->output.dims, gpu.onnx); !expected.empty())
-    throw InputError(fmt::format("'{}': output '{}' is {}; gpu.onnx.decoder {} reads {}", gpu.model, s->output.name,
-                                 shape_text(s->output.dims),
-                                 gpu.onnx.decoder == OutputDecoder::boxes     ? "boxes"
-                                 : gpu.onnx.decoder == OutputDecoder::heatmap ? "heatmap"
-                                                                              : "tiny_face",
-                                 expected));
-  return s;
-}
-
-Normalisation onnx_normalisation(const OnnxConfig& c) {
-  Normalisation n;
-  n.bgr = c.channels == ChannelOrder::bgr;
-  n.nhwc = c.layout == TensorLayout::nhwc;
-  // (pixel * scale - mean) / std == (pixel - mean / scale) * (scale / std)
-  for (int i = 0; i < 3; ++i) {
-    n.mean[i] = static_cast<float>(c.mean[i] / c.scale);
-    n.scale[i] = static_cast<float>(c.scale / c.std[i]);
+// The decoder's outputs of `outputs` (a run's float outputs).
+template <class Tensor, class Data>
+RunOutputs picked(const OnnxSetup& s, const std::vector<Tensor>& outputs, Data data) {
+  RunOutputs o;
+  for (const std::size_t index : s.output_indices) {
+    const Tensor& t = outputs.at(index);
+    o.data.push_back(data(t));
+    o.frame_floats.push_back(frame_floats(t.info.dims));
   }
-  return n;
+  o.first_dims = outputs.at(s.output_indices.front()).info.dims;
+  return o;
 }
+
+// A batch of `frames` in as many runs as the model takes. `run(first, n)` runs frames
+// first..first+n-1 and gives the decoder's outputs; `gather(outputs, n, dst)` copies n frames'
+// of them to dst, in the buffer `gathered(floats)` gives. Where the batch's outputs are read;
+// `shape` says how.
+template <class Run, class Gather, class Buffer>
+const float* run_batch(const OnnxSetup& s, int frames, Run run, Gather gather, OutputShape& shape, Buffer gathered) {
+  const int per_run = s.run_frames() > 0 ? s.run_frames() : frames;
+  float* batch = nullptr;
+  for (int first = 0; first < frames; first += per_run) {
+    const int n = std::min(per_run, frames - first);
+    const RunOutputs o = run(first, n);
+    shape = output_shape(o.first_dims, s.config.decoder);
+    shape.per_frame = o.gathered_frame_floats();
+    if (n == frames && o.data.size() == 1) return o.data.front();  // read in place
+    if (!batch) batch = gathered(frames * shape.per_frame);
+    gather(o, n, batch + first * shape.per_frame);
+  }
+  return batch;
+}
+
+}  // namespace
 
 namespace {
 
@@ -137,12 +131,18 @@ class HostDetector : public OnnxDetector {
       : s_(s), provider_(provider), model_(model_options(s, provider, nullptr)) {}
 
   void infer(float* tensor, int frames) override {
-    auto outputs = model_.run(tensor, frames);
-    output_ = std::move(outputs.at(s_.output_index));
-    shape_ = output_shape(output_.info.dims, s_.config.decoder);
+    auto run = [&](int first, int n) {
+      outputs_ = model_.run(tensor + first * s_.input_floats(), n);
+      return picked(s_, outputs_, [](const HostTensor& t) { return t.values.data(); });
+    };
+    auto gather = [](const RunOutputs& o, int n, float* dst) { gather_frames_on_host(o, n, dst, o.gathered_frame_floats()); };
+    out_ = run_batch(s_, frames, run, gather, shape_, [&](std::size_t floats) {
+      gathered_.resize(floats);
+      return gathered_.data();
+    });
   }
   void decode(int first, int count, const Letterbox& lb, DetectionList* lists) override {
-    decode_on_host(s_, output_.values.data(), shape_, first, count, lb, lists);
+    decode_on_host(s_, out_, shape_, first, count, lb, lists);
   }
   std::string provider() const override { return provider_ == OnnxProvider::cuda ? "cuda" : "cpu"; }
 
@@ -150,7 +150,9 @@ class HostDetector : public OnnxDetector {
   const OnnxSetup& s_;
   OnnxProvider provider_;
   OnnxModel model_;
-  HostTensor output_;
+  std::vector<HostTensor> outputs_;  // the last run's
+  std::vector<float> gathered_;
+  const float* out_ = nullptr;  // the batch's outputs, in outputs_ or gathered_
   OutputShape shape_;
 };
 
@@ -161,12 +163,21 @@ class StreamDetector final : public OnnxDetector {
       : s_(s), stream_(stream), model_(model_options(s, OnnxProvider::cuda, stream)) {}
 
   void infer(float* tensor, int frames) override {
-    output_ = model_.run_on_device(tensor, frames).at(s_.output_index);
-    shape_ = output_shape(output_.info.dims, s_.config.decoder);
+    auto run = [&](int first, int n) {
+      return picked(s_, model_.run_on_device(tensor + first * s_.input_floats(), n),
+                    [](const DeviceTensor& t) { return t.data; });
+    };
+    auto gather = [&](const RunOutputs& o, int n, float* dst) {
+      gather_frames_on_device(o, n, dst, o.gathered_frame_floats(), stream_);
+    };
+    out_ = run_batch(s_, frames, run, gather, shape_, [&](std::size_t floats) {
+      if (floats * sizeof(float) > gathered_.bytes()) gathered_ = cuda::DeviceBuffer(floats * sizeof(float));
+      return gathered_.as<float>();
+    });
   }
 
   void decode(int first, int count, const Letterbox& lb, DetectionList* lists) override {
-    const float* out = output_.data + first * shape_.per_frame;
+    const float* out = out_ + first * shape_.per_frame;
     switch (s_.config.decoder) {
       case OutputDecoder::heatmap:
         launch_decode_heatmap(out, count, shape_.width, shape_.height, letterbox_on_map(lb, shape_.width, shape_.height),
@@ -177,6 +188,9 @@ class StreamDetector final : public OnnxDetector {
         break;
       case OutputDecoder::tiny_face:
         launch_decode_faces(out, count, shape_.width, lb, s_.score_threshold, s_.iou_threshold, lists, stream_);
+        break;
+      case OutputDecoder::blazeface:
+        launch_decode_blazeface(out, count, lb, blazeface_params(s_), lists, stream_);
         break;
     }
   }
@@ -198,9 +212,9 @@ class StreamDetector final : public OnnxDetector {
   const OnnxSetup& s_;
   cudaStream_t stream_;
   OnnxModel model_;
-  DeviceTensor output_;
+  const float* out_ = nullptr;  // the batch's outputs, where the last run left them or gathered_
   OutputShape shape_;
-  cuda::DeviceBuffer labels_, region_of_, regions_, counts_;
+  cuda::DeviceBuffer gathered_, labels_, region_of_, regions_, counts_;
 };
 
 // The GPU executor's tensor through host memory: the plain loop (gpu.onnx.io host, on the

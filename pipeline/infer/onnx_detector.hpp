@@ -1,6 +1,5 @@
-// A user's ONNX model as the GPU stage's detector: checked once when the run is assembled
-// (OnnxSetup, before any output is opened), then run where the batch's tensor is, with its
-// output decoded into each frame's DetectionList (OnnxDetector).
+// A user's ONNX model as the GPU stage's detector (checked first by open_onnx_setup): run where
+// the batch's tensor is, its output decoded into each frame's DetectionList.
 #pragma once
 #include <cuda_runtime_api.h>
 
@@ -8,28 +7,9 @@
 #include <string>
 
 #include "common/image_types.hpp"
-#include "device/gpu_config.hpp"
-#include "infer/onnx_model.hpp"
+#include "infer/onnx_setup.hpp"
 
 namespace vidpipe {
-
-struct OnnxSetup {
-  OnnxConfig config;
-  std::string path;
-  ImageInput input;         // its size fixed: the model's own or gpu.onnx.width/height
-  TensorInfo output;        // the one the decoder reads, as the model declares it
-  std::size_t output_index = 0;  // among the model's float outputs
-  int device = 0;
-  float score_threshold = 0.5f, iou_threshold = 0.5f;
-};
-
-// Opens the model on the CPU provider and checks its input against gpu.onnx and the output
-// against the decoder; throws InputError naming the path, the tensor, the shape found and the
-// shape expected.
-std::shared_ptr<const OnnxSetup> open_onnx_setup(const GpuConfig& gpu);
-
-// The preprocessing's last step as the model wants its input.
-Normalisation onnx_normalisation(const OnnxConfig& config);
 
 class OnnxDetector {
  public:

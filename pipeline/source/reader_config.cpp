@@ -79,6 +79,11 @@ void declare_keys(Keys<ReaderConfig>& k) {
   k.integer("pool_frames", &ReaderConfig::pool_frames, 0, 1024,
             "frame buffers in the pinned pool; 0 sizes it for the decoder's reference frames plus what the "
             "pipeline holds in flight.");
+  k.integer("pool_wait_ms", &ReaderConfig::pool_wait_ms, 100, 600000,
+            "how long the decoder waits for a free pool buffer before the run ends with \"frame pool "
+            "exhausted\": every buffer held this long means a pool too small for what holds them (the "
+            "decoder's reference frames, the batches in flight). Raise it only for a GPU stage slower than "
+            "this per batch.");
   k.choice("deinterlace", &ReaderConfig::deinterlace,
            {{"auto", Deinterlace::automatic}, {"on", Deinterlace::on}, {"off", Deinterlace::off}},
            "interlaced input (broadcast TS, camcorders) is deinterlaced on the GPU before anything looks at it: "

@@ -15,6 +15,8 @@ struct ReaderConfig {
   Decoder decoder = Decoder::cpu;
   int threads = 0;      // 0: FFmpeg's choice
   int pool_frames = 0;  // 0: enough for the decoder plus what the pipeline holds
+  // A pool wait this long means the decoder itself holds every buffer: a deadlock.
+  int pool_wait_ms = 30000;
   DecoderList decoders;  // one file split over several (segment_plan.hpp)
   Deinterlace deinterlace = Deinterlace::automatic;
 };

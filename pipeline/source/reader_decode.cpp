@@ -89,7 +89,7 @@ int VideoReader::get_pool_buffer(AVCodecContext* ctx, AVFrame* frame, int flags)
       frame->height > self->alloc_height_)
     return avcodec_default_get_buffer2(ctx, frame, flags);
   if (self->nvdec_) self->pool_->start_filling();  // one decoding thread with NVDEC: no race
-  AVBufferRef* buf = self->pool_->acquire(self->options_.pool_timeout);
+  AVBufferRef* buf = self->pool_->acquire(std::chrono::milliseconds(self->options_.reader.pool_wait_ms));
   if (!buf) {
     if (!self->stop_) self->pool_exhausted_ = true;
     return AVERROR(ENOMEM);
@@ -227,7 +227,7 @@ AvFramePtr VideoReader::to_pool_layout(AvFramePtr decoded) {
                                  shown_uri_, next_index_, layout_.width, layout_.height, decoded->width,
                                  decoded->height));
   if (nvdec_) pool_->start_filling();
-  AVBufferRef* buf = pool_->acquire(options_.pool_timeout);
+  AVBufferRef* buf = pool_->acquire(std::chrono::milliseconds(options_.reader.pool_wait_ms));
   if (!buf) {
     if (stop_) return nullptr;
     pool_->rethrow_filling_error();

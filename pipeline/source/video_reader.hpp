@@ -34,8 +34,6 @@ struct ReaderOptions {
   ReaderConfig reader;  // the reader.* section: decoder, threads, pool size
   HostMemory memory = HostMemory::pinned;
   int in_flight = 8;    // frames the rest of the pipeline may hold at once
-  // A pool wait this long means the decoder itself holds every buffer: a deadlock.
-  std::chrono::milliseconds pool_timeout{30000};
   // Live inputs (network, camera): no data for input.timeout_ms means the source is lost;
   // the reader reopens it as input.reconnect says.
   bool live = false;

@@ -121,8 +121,9 @@ TEST(BenchE2E, TableJsonAndChartAgree) {
 TEST(BenchE2E, AFailedRungIsReportedAndTheLadderGoesOn) {
   const std::string dir = test::scratch_dir();
   const auto r = vidpipe("bench --input " + clip() + " --set metrics.warmup_frames=5 --set gpu.inference=false" +
-                         " --set reader.pool_frames=4 --set reader.threads=1 --set input.max_frames=60 --set bench.json=" +
-                         dir + "/fail.json --set bench.chart= --set bench.streams=[2] --preload 2");
+                         " --set reader.pool_frames=4 --set reader.pool_wait_ms=1000 --set reader.threads=1" +
+                         " --set input.max_frames=60 --set bench.json=" + dir +
+                         "/fail.json --set bench.chart= --set bench.streams=[2] --preload 2");
   ASSERT_EQ(r.code, 0) << r.output;
   const auto j = read_json(dir + "/fail.json");
   const auto& decoded = j.at("ladders").at(0).at("rows");

@@ -162,6 +162,60 @@ TEST(OnnxE2E, GpuRunFindsTheCpuRunsTextBoxes) {
   }
 }
 
+// Each frame's faces in 16 frames of the bundled clip, as `args` find them.
+std::vector<nlohmann::json> bundled_clip_faces(const std::string& name, const std::string& args) {
+  const std::string log = test::scratch_dir() + "/" + name + ".jsonl";
+  const test::CommandResult r = test::vidpipe("run " + args + " --input " + test::source_dir() +
+                                              "/assets/sample-4k.mp4 --set input.max_frames=16 --set sink.kind=null "
+                                              "--set metrics.live=false --set metrics.report= --detections " + log);
+  EXPECT_EQ(r.code, 0) << r.output;
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line).at("faces"));
+  return lines;
+}
+
+double iou(const nlohmann::json& a, const nlohmann::json& b) {
+  const double w = std::max(0.0, std::min(a[2].get<double>(), b[2].get<double>()) - std::max(a[0].get<double>(), b[0].get<double>()));
+  const double h = std::max(0.0, std::min(a[3].get<double>(), b[3].get<double>()) - std::max(a[1].get<double>(), b[1].get<double>()));
+  auto area = [](const nlohmann::json& r) { return (r[2].get<double>() - r[0].get<double>()) * (r[3].get<double>() - r[1].get<double>()); };
+  return w * h / (area(a) + area(b) - w * h);
+}
+
+// MediaPipe's BlazeFace (config/blazeface.yaml: batch fixed at 1, four heads on two anchor
+// grids) finds every face the built-in detector is sure of (score 0.5 or more) on the bundled
+// clip, in batches of 2 run frame by frame; on a GPU the CUDA provider and the decoder's kernel
+// on two streams give the CPU run's faces.
+TEST(OnnxE2E, BlazeFaceFindsTheBuiltInDetectorsFaces) {
+  if (!std::filesystem::exists(test::blazeface_model()))
+    GTEST_SKIP() << "no BlazeFace model at " << test::blazeface_model() << " (scripts/fetch-onnx-models.sh)";
+  const std::string config = "-c " + test::source_dir() + "/config/blazeface.yaml --set copy.batch_size=2 ";
+  const auto built_in = bundled_clip_faces("bf-built-in", "--set device=cpu");
+  const auto blaze = bundled_clip_faces("bf-cpu", config + "--set device=cpu");
+  ASSERT_EQ(blaze.size(), built_in.size());
+  int sure = 0;
+  for (std::size_t f = 0; f < built_in.size(); ++f)
+    for (const auto& face : built_in[f]) {
+      if (face[4].get<double>() < 0.5) continue;
+      ++sure;
+      double best = 0;
+      for (const auto& b : blaze[f]) best = std::max(best, iou(face, b));
+      EXPECT_GE(best, 0.5) << "frame " << f << ": BlazeFace missed " << face.dump();
+    }
+  EXPECT_GT(sure, 8) << "the bundled clip's faces were not found";
+  if (cuda::device_count() == 0) return;
+  const auto gpu = bundled_clip_faces("bf-gpu", config + "--set device=gpu --set copy.streams=2");
+  ASSERT_EQ(gpu.size(), blaze.size());
+  for (std::size_t f = 0; f < blaze.size(); ++f) {
+    ASSERT_EQ(gpu[f].size(), blaze[f].size()) << "frame " << f;
+    for (std::size_t b = 0; b < blaze[f].size(); ++b) {
+      // 4 px of a 4K frame: a quarter of a pixel of the network's 256.
+      for (int k = 0; k < 4; ++k) EXPECT_NEAR(gpu[f][b][k].get<double>(), blaze[f][b][k].get<double>(), 4.0) << f << "/" << b;
+      EXPECT_NEAR(gpu[f][b][4].get<double>(), blaze[f][b][4].get<double>(), 5e-3) << f << "/" << b;
+    }
+  }
+}
+
 // The built-in detector exported to ONNX from the same weights (scripts/export-tiny-face-onnx.py)
 // and run through ONNX Runtime (config/face-onnx.yaml) finds the built-in kernels' faces on the
 // bundled clip: one network, both ways (on a GPU: the CUDA provider against vidpipe's kernels).
@@ -171,19 +225,9 @@ TEST(OnnxE2E, TinyFaceThroughOnnxRuntimeFindsTheBuiltInDetectorsFaces) {
   if (model.empty() && std::filesystem::exists(test::source_dir() + "/assets/models/tiny_face_detector.onnx"))
     model = test::source_dir() + "/assets/models/tiny_face_detector.onnx";
   if (model.empty()) GTEST_SKIP() << "no python3-onnx here to export the model (setup installs it)";
-  auto faces = [&](const std::string& name, const std::string& args) {
-    const std::string log = test::scratch_dir() + "/" + name + ".jsonl";
-    const test::CommandResult r = test::vidpipe("run " + args + " --input " + test::source_dir() +
-                                                "/assets/sample-4k.mp4 --set input.max_frames=16 --set sink.kind=null "
-                                                "--set metrics.live=false --set metrics.report= --detections " + log);
-    EXPECT_EQ(r.code, 0) << r.output;
-    std::vector<nlohmann::json> lines;
-    std::ifstream in(log);
-    for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line).at("faces"));
-    return lines;
-  };
-  const auto built_in = faces("faces-built-in", "");
-  const auto through_onnx = faces("faces-onnx", "-c " + test::source_dir() + "/config/face-onnx.yaml --set gpu.model=" + model);
+  const auto built_in = bundled_clip_faces("faces-built-in", "");
+  const auto through_onnx =
+      bundled_clip_faces("faces-onnx", "-c " + test::source_dir() + "/config/face-onnx.yaml --set gpu.model=" + model);
   ASSERT_EQ(through_onnx.size(), built_in.size());
   std::size_t found = 0;
   for (std::size_t f = 0; f < built_in.size(); ++f) {
@@ -205,6 +249,7 @@ TEST(OnnxE2E, ModelsThatDoNotFitAreRefusedBeforeAnyOutput) {
   MAKE_MODEL(open, "e2e-open", "--size open");
   MAKE_MODEL(bytes, "e2e-uint8", "--input-type uint8");
   MAKE_MODEL(future, "e2e-opset99", "--opset 99");
+  MAKE_MODEL(batch4, "e2e-batch4", "--size 64x64 --batch 4");
   const std::string text = test::scratch_dir() + "/not-a-model.onnx";
   std::ofstream(text) << "this is not a model\n";
   struct Case {
@@ -221,6 +266,10 @@ TEST(OnnxE2E, ModelsThatDoNotFitAreRefusedBeforeAnyOutput) {
        "output 'heat' is [?, 2, 64, 64]; gpu.onnx.decoder heatmap reads [N, 1, H, W] or [N, H, W]", 3},
       {"output name", "--set gpu.model=" + fixed + " --set gpu.onnx.output=boxes", "no float output 'boxes'", 3},
       {"opset", "--set gpu.model=" + future + " --set gpu.onnx.width=8 --set gpu.onnx.height=6", "Opset 99", 3},
+      {"fixed batch", "--set gpu.model=" + batch4, "input 'image' is for batches of exactly 4", 3},
+      {"blazeface heads", "--set gpu.model=" + fixed + " --set gpu.onnx.decoder=blazeface",
+       "gpu.onnx.decoder blazeface reads score logits [N, A, 1] and boxes [N, A, 16] on BlazeFace's two anchor "
+       "grids (A = 896 in one pair, or 512 and 384 in two); the model's float outputs are heat [?, 2, 64, 64]", 3},
   };
   const std::string clip = test::make_clip("onnx-bad.mp4", 160, 120, 3, "-c:v libx264 -pix_fmt yuv420p");
   for (const Case& c : cases) {

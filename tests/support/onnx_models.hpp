@@ -1,5 +1,5 @@
 // Small ONNX models with known answers (make_onnx_model.py, written by Debian's python3-onnx)
-// and the PP-OCRv4 text detector setup fetches, for the tests of a user's model (issue 35).
+// and the models setup fetches (PP-OCRv4's text detector, BlazeFace), for the tests of a user's model (issue 35).
 #pragma once
 #include <gtest/gtest.h>
 
@@ -29,6 +29,9 @@ inline std::string exported_tiny_face(int size) {
 }
 
 inline std::string ocr_model() { return source_dir() + "/assets/models/ppocr/ch_PP-OCRv4_det_infer.onnx"; }
+inline std::string blazeface_model() {
+  return source_dir() + "/assets/models/blazeface/face_detection_back_256x256_barracuda.onnx";
+}
 
 }  // namespace vidpipe::test
 
@@ -38,4 +41,4 @@ inline std::string ocr_model() { return source_dir() + "/assets/models/ppocr/ch_
 
 #define REQUIRE_OCR_MODEL()                                                                              \
   if (!std::filesystem::exists(vidpipe::test::ocr_model()))                                             \
-  GTEST_SKIP() << "no PP-OCRv4 detector at " << vidpipe::test::ocr_model() << " (scripts/fetch-ocr-model.sh)"
+  GTEST_SKIP() << "no PP-OCRv4 detector at " << vidpipe::test::ocr_model() << " (scripts/fetch-onnx-models.sh)"

@@ -90,7 +90,7 @@ TEST(Reader, PoolTooSmallIsAClearErrorNotAHang) {
   const std::string clip = test::make_clip("small-pool.mp4", 256, 144, 30, "-c:v libx264 -pix_fmt yuv420p");
   ReaderOptions ro = test::pageable_reader(clip, 1);
   ro.reader.pool_frames = 3;
-  ro.pool_timeout = std::chrono::milliseconds(300);
+  ro.reader.pool_wait_ms = 300;
   VideoReader reader(ro);
   std::vector<DecodedFrame> held;  // a sink that never lets go
   try {
