@@ -88,12 +88,21 @@ struct Detection {
   float score;
 };
 
+// What the raw decoder (gpu.onnx.decoder raw) makes of one frame's output tensor instead of
+// boxes: a classifier's class is its argmax.
+struct TensorSummary {
+  float min, max, mean;  // of the finite values (0 where there is none)
+  int argmax;            // the first index of the largest finite value among the frame's floats; -1: none
+  int nonfinite;         // NaN and infinite values: a model that overflows shows here
+};
+
 // One frame's detections after NMS, best first; fixed size so it can live in
 // device memory and come back in one small copy.
 inline constexpr int max_detections = 32;
 struct DetectionList {
   int count = 0;
   Detection det[max_detections] = {};
+  TensorSummary summary = {};  // the raw decoder's; zeros for the others
 };
 
 // Glyphs for printable ASCII (32..126), each glyph_h rows of glyph_w 8-bit coverage

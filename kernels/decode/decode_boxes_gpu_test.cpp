@@ -3,11 +3,14 @@
 // YOLO heads, BlazeFace heads with clusters of overlapping faces (blended), batched, letterboxed.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <random>
 
 #include "decode/blazeface_boxes.cuh"
 #include "decode/blazeface_boxes_ref.hpp"
 #include "decode/heatmap_boxes.cuh"
+#include "decode/tensor_stats.cuh"
+#include "decode/tensor_stats_ref.hpp"
 #include "decode/heatmap_boxes_ref.hpp"
 #include "decode/yolo_boxes.cuh"
 #include "decode/yolo_boxes_ref.hpp"
@@ -163,6 +166,39 @@ TEST(BlazeFaceGpu, MatchesReferenceWithBlendedOverlaps) {
     const DetectionList ref = reference::decode_blazeface(heads.data() + b * per_frame, lb, p);
     EXPECT_GT(ref.count, 2);
     expect_same_lists(gpu[b], ref, b);
+  }
+}
+
+// Frames of a classifier's logits and of a map, with NaNs, infinities and a maximum that
+// occurs twice (the first index wins on both sides).
+TEST(TensorStatsGpu, MatchesReference) {
+  REQUIRE_GPU();
+  for (const std::size_t floats : {std::size_t{1}, std::size_t{1000}, std::size_t{160 * 96 * 2}}) {
+    const int batch = 3;
+    std::mt19937 rng(static_cast<unsigned>(floats));
+    std::normal_distribution<float> logit(0.f, 3.f);
+    std::vector<float> out(batch * floats);
+    for (float& v : out) v = logit(rng);
+    for (int b = 0; b < batch && floats > 10; ++b) {
+      float* frame = out.data() + b * floats;
+      frame[floats / 3] = frame[floats - 2] = 40.f;
+      frame[b + 1] = std::numeric_limits<float>::quiet_NaN();
+      if (b == 2) frame[5] = -std::numeric_limits<float>::infinity();
+    }
+    cuda::DeviceBuffer d_out = to_device(out), lists = poisoned(batch * sizeof(DetectionList));
+    launch_tensor_stats(d_out.as<float>(), batch, floats, lists.as<DetectionList>(), nullptr);
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const auto gpu = download<DetectionList>(lists, batch);
+    for (int b = 0; b < batch; ++b) {
+      const TensorSummary want = reference::tensor_stats(out.data() + b * floats, floats).summary;
+      const TensorSummary& got = gpu[b].summary;
+      EXPECT_EQ(gpu[b].count, 0);
+      EXPECT_EQ(got.min, want.min) << floats << "/" << b;
+      EXPECT_EQ(got.max, want.max) << floats << "/" << b;
+      EXPECT_EQ(got.argmax, want.argmax) << floats << "/" << b;
+      EXPECT_EQ(got.nonfinite, want.nonfinite) << floats << "/" << b;
+      EXPECT_NEAR(got.mean, want.mean, 1e-6) << floats << "/" << b;
+    }
   }
 }
 

@@ -4,11 +4,13 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "decode/blazeface_boxes_ref.hpp"
 #include "decode/heatmap_boxes_ref.hpp"
 #include "decode/rank_ref.hpp"
+#include "decode/tensor_stats_ref.hpp"
 #include "decode/yolo_boxes_ref.hpp"
 #include "letterbox/letterbox.hpp"
 
@@ -207,6 +209,23 @@ TEST(BlazeFaceReference, FacesGoBackThroughTheLetterboxAndStopAtThePicture) {
   EXPECT_NEAR(l.det[0].y0, 32.f, 1e-4);
   EXPECT_NEAR(l.det[0].x1, 108.f, 1e-4);
   EXPECT_NEAR(l.det[0].y1, 56.f, 1e-4);
+}
+
+TEST(TensorStatsReference, FiniteValuesAreSummarisedAndTheOthersCounted) {
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> v{1.f, -2.f, nan, 5.f, 5.f, -inf, 0.5f};
+  const DetectionList l = reference::tensor_stats(v.data(), v.size());
+  EXPECT_EQ(l.count, 0);
+  EXPECT_FLOAT_EQ(l.summary.min, -2.f);
+  EXPECT_FLOAT_EQ(l.summary.max, 5.f);
+  EXPECT_EQ(l.summary.argmax, 3);  // the first of the two fives
+  EXPECT_FLOAT_EQ(l.summary.mean, 9.5f / 5);
+  EXPECT_EQ(l.summary.nonfinite, 2);
+  const std::vector<float> none{nan, nan};
+  const DetectionList empty = reference::tensor_stats(none.data(), none.size());
+  EXPECT_EQ(empty.summary.argmax, -1);
+  EXPECT_EQ(empty.summary.nonfinite, 2);
+  EXPECT_FLOAT_EQ(empty.summary.mean, 0.f);
 }
 
 }  // namespace

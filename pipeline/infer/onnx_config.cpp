@@ -14,12 +14,18 @@ bool finds_faces(const GpuConfig& gpu) {
          gpu.onnx.decoder == OutputDecoder::blazeface;
 }
 
+std::string detections_key(const GpuConfig& gpu) {
+  if (finds_faces(gpu)) return "faces";
+  return gpu.onnx.decoder == OutputDecoder::raw ? "tensor" : "boxes";
+}
+
 namespace {
 
 const EnumNames<OutputDecoder> decoder_names{{"boxes", OutputDecoder::boxes},
                                                                        {"heatmap", OutputDecoder::heatmap},
                                                                        {"tiny_face", OutputDecoder::tiny_face},
-                                                                       {"blazeface", OutputDecoder::blazeface}};
+                                                                       {"blazeface", OutputDecoder::blazeface},
+                                                                       {"raw", OutputDecoder::raw}};
 
 }  // namespace
 
@@ -53,7 +59,10 @@ void declare_output_keys(Keys<OnnxConfig>& k) {
            "gpu.score_threshold), `tiny_face` (TinyFaceDetector's [N, 25, S, S] grid), `blazeface` "
            "(MediaPipe's BlazeFace, 128 or 256: score logits [N, A, 1] and boxes [N, A, 16] on its two anchor "
            "grids, as one pair of 896 anchors or two of 512 and 384, found by their shapes; overlaps above "
-           "gpu.iou_threshold are blended by score, as MediaPipe does; the key points are not used).");
+           "gpu.iou_threshold are blended by score, as MediaPipe does; the key points are not used), `raw` "
+           "(no boxes: each frame's output summarised in the detections file as `tensor`: min, max and mean "
+           "of its finite values, the index of the largest (a classifier's class) and how many are NaN or "
+           "infinite).");
   k.text("output", &OnnxConfig::output, "tensor name",
          "the output the decoder reads; empty: the model's first (`blazeface` finds its four by shape).");
   k.boolean("objectness", &OnnxConfig::objectness,

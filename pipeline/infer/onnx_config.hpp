@@ -14,7 +14,7 @@ enum class ChannelOrder { rgb, bgr };
 enum class ImageFit { letterbox, stretch };
 enum class OnnxProvider { automatic, cuda, cpu };
 enum class OnnxIo { device, host };
-enum class OutputDecoder { boxes, heatmap, tiny_face, blazeface };
+enum class OutputDecoder { boxes, heatmap, tiny_face, blazeface, raw };
 
 // The decoder's name as gpu.onnx.decoder spells it.
 std::string to_string(OutputDecoder decoder);
@@ -44,6 +44,9 @@ bool is_onnx_model(const std::string& path);
 struct GpuConfig;
 // The built-in detector, or a face model's decoder (tiny_face, blazeface): its boxes are faces.
 bool finds_faces(const GpuConfig& gpu);
+// What a detections line calls what the GPU stage found: "faces", "boxes" or (the raw
+// decoder) "tensor".
+std::string detections_key(const GpuConfig& gpu);
 
 void declare_keys(Keys<OnnxConfig>& keys);
 

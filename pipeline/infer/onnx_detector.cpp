@@ -11,6 +11,8 @@
 #include "decode/blazeface_boxes_ref.hpp"
 #include "decode/heatmap_boxes.cuh"
 #include "decode/heatmap_boxes_ref.hpp"
+#include "decode/tensor_stats.cuh"
+#include "decode/tensor_stats_ref.hpp"
 #include "decode/yolo_boxes.cuh"
 #include "decode/yolo_boxes_ref.hpp"
 #include "infer/output_gather.hpp"
@@ -82,6 +84,9 @@ void decode_on_host(const OnnxSetup& s, const float* out, const OutputShape& sha
         break;
       case OutputDecoder::blazeface:
         lists[i] = reference::decode_blazeface(frame, lb, blazeface_params(s));
+        break;
+      case OutputDecoder::raw:
+        lists[i] = reference::tensor_stats(frame, shape.per_frame);
         break;
     }
   }
@@ -191,6 +196,9 @@ class StreamDetector final : public OnnxDetector {
         break;
       case OutputDecoder::blazeface:
         launch_decode_blazeface(out, count, lb, blazeface_params(s_), lists, stream_);
+        break;
+      case OutputDecoder::raw:
+        launch_tensor_stats(out, count, shape_.per_frame, lists, stream_);
         break;
     }
   }

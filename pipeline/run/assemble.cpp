@@ -266,7 +266,7 @@ std::unique_ptr<PipelineParts> assemble(const Config& config, const std::atomic<
   p->memory_log = std::make_unique<MemoryLog>(c.metrics.warmup_frames, p->on_gpu);
   if (!c.metrics.detections.empty())
     p->detections = std::make_unique<DetectionLog>(c.metrics.detections, upright_sizes(p->inputs),
-                                                   finds_faces(c.gpu) ? "faces" : "boxes");
+                                                   detections_key(c.gpu));
   p->live_lag = std::make_unique<LiveLagClock>(n);
   p->terminal = isatty(STDOUT_FILENO) == 1 && isatty(STDERR_FILENO) == 1;
   return p;

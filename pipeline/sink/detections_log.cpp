@@ -14,6 +14,14 @@ DetectionLog::DetectionLog(const std::string& path, std::vector<std::pair<int, i
 // fmt rather than a JSON object per frame: one line a frame at thousands of frames a
 // second, with nothing in it that needs escaping.
 void DetectionLog::write(int input, std::int64_t frame, double stream_s, const DetectionList& found) {
+  if (key_ == "tensor") {
+    const TensorSummary& t = found.summary;
+    out_.write(fmt::format(R"({{"input":{},"frame":{},"pts_s":{:.6f},"tensor":{{"min":{},"max":{},"mean":{},)"
+                           R"("argmax":{},"nonfinite":{}}}}})"
+                           "\n",
+                           input, frame, stream_s, t.min, t.max, t.mean, t.argmax, t.nonfinite));
+    return;
+  }
   std::string line = fmt::format(R"({{"input":{},"frame":{},"pts_s":{:.6f},"{}":[)", input, frame, stream_s, key_);
   const auto [width, height] = frame_sizes_.at(static_cast<std::size_t>(input));
   const auto x = [w = static_cast<float>(width)](float v) { return std::clamp(v, 0.f, w); };

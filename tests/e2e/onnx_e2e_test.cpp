@@ -242,6 +242,39 @@ TEST(OnnxE2E, TinyFaceThroughOnnxRuntimeFindsTheBuiltInDetectorsFaces) {
   EXPECT_GT(found, 0u) << "the bundled clip's faces were not found";
 }
 
+// The raw decoder on a model whose every output is known (make_onnx_model.py: the channels'
+// mean, and R - B) over a red picture stretched to its input: each frame's line summarises the
+// output, no boxes; the same on a GPU (its kernel) as on the CPU (the twin).
+TEST(OnnxE2E, RawDecoderSummarisesEachFramesOutput) {
+  MAKE_MODEL(model, "e2e-raw", "--size 8x6");
+  const std::string clip = test::scratch_dir() + "/red.mp4";
+  ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i color=c=red:size=160x120:rate=10 -frames:v 6 "
+                              "-c:v libx264 -pix_fmt yuv444p -qp 0 " + clip),
+            0);
+  for (const std::string device : {"cpu", "gpu"}) {
+    if (device == "gpu" && cuda::device_count() == 0) continue;
+    const std::string log = test::scratch_dir() + "/raw-" + device + ".jsonl";
+    const auto r = test::vidpipe("run --input " + clip + " --set device=" + device + " --set gpu.model=" + model +
+                                 " --set gpu.onnx.decoder=raw --set gpu.onnx.fit=stretch --set copy.batch_size=2"
+                                 " --set sink.kind=null --set metrics.report= --detections " + log);
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::ifstream in(log);
+    int lines = 0;
+    for (std::string line; std::getline(in, line); ++lines) {
+      const auto j = nlohmann::json::parse(line);
+      EXPECT_FALSE(j.contains("boxes")) << line;
+      const auto& t = j.at("tensor");
+      // Red is (1, 0, 0) within the YUV round trip: the mean channel 1/3, R - B 1.
+      EXPECT_NEAR(t.at("min").get<double>(), 1.0 / 3, 0.02) << line;
+      EXPECT_NEAR(t.at("max").get<double>(), 1.0, 0.03) << line;
+      EXPECT_NEAR(t.at("mean").get<double>(), 2.0 / 3, 0.02) << line;
+      EXPECT_GE(t.at("argmax").get<int>(), 8 * 6) << "the largest is in the second channel: " << line;
+      EXPECT_EQ(t.at("nonfinite").get<int>(), 0) << line;
+    }
+    EXPECT_EQ(lines, 6) << device;
+  }
+}
+
 // Every way a model can be wrong: exit 3 (2 for a file that is not there), a message naming
 // the model's path (and the tensor, the shape found and the one expected), and no output begun.
 TEST(OnnxE2E, ModelsThatDoNotFitAreRefusedBeforeAnyOutput) {
