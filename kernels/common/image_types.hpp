@@ -86,6 +86,7 @@ struct Normalisation {
 struct Detection {
   float x0, y0, x1, y1;
   float score;
+  int label;  // the class: a YOLO head's best; 0 for a model of one class (faces, text)
 };
 
 // What the raw decoder (gpu.onnx.decoder raw) makes of one frame's output tensor instead of

@@ -30,6 +30,7 @@ void expect_same_lists(const DetectionList& gpu, const DetectionList& ref, int f
     EXPECT_NEAR(gpu.det[i].x1, ref.det[i].x1, 1e-2) << "frame " << frame << " box " << i;
     EXPECT_NEAR(gpu.det[i].y1, ref.det[i].y1, 1e-2) << "frame " << frame << " box " << i;
     EXPECT_NEAR(gpu.det[i].score, ref.det[i].score, 1e-4) << "frame " << frame << " box " << i;
+    EXPECT_EQ(gpu.det[i].label, ref.det[i].label) << "frame " << frame << " box " << i;
   }
 }
 

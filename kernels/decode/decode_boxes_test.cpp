@@ -112,8 +112,10 @@ TEST(YoloReference, BothLayoutsGiveTheSameBoxesBestFirstAndOverlapsSuppressed) {
     EXPECT_FLOAT_EQ(l.det[0].score, 0.9f);
     EXPECT_FLOAT_EQ(l.det[0].x0, 145.f);
     EXPECT_FLOAT_EQ(l.det[0].y1, 100.f);
+    EXPECT_EQ(l.det[0].label, 0);
     EXPECT_FLOAT_EQ(l.det[1].score, 0.8f);
     EXPECT_FLOAT_EQ(l.det[1].x0, 40.f);
+    EXPECT_EQ(l.det[1].label, 1);  // its second class is its best
   }
 }
 

@@ -50,6 +50,7 @@ VP_HD inline Detection to_source(float x0, float y0, float x1, float y1, float s
   d.x1 = (clamp(x1, left, right) - left) / lb.scale_x;
   d.y1 = (clamp(y1, top, bottom) - top) / lb.scale_y;
   d.score = score;
+  d.label = 0;
   return d;
 }
 

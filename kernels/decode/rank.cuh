@@ -58,7 +58,7 @@ __device__ inline Detection rank_blend(const RankShared& s, int i, float score_t
     x0 += d.x0 * d.score, y0 += d.y0 * d.score, x1 += d.x1 * d.score, y1 += d.y1 * d.score;
     weight += d.score;
   }
-  return {x0 / weight, y0 / weight, x1 / weight, y1 / weight, best.score};
+  return {x0 / weight, y0 / weight, x1 / weight, y1 / weight, best.score, best.label};
 }
 
 // Boxes overlapping a better one by more than `iou_threshold` are dropped (above 1: none is).

@@ -24,7 +24,7 @@ Detection blended(const std::vector<RankCandidate>& cands, const std::vector<int
     x0 += d.x0 * d.score, y0 += d.y0 * d.score, x1 += d.x1 * d.score, y1 += d.y1 * d.score;
     weight += d.score;
   }
-  return {x0 / weight, y0 / weight, x1 / weight, y1 / weight, best.score};
+  return {x0 / weight, y0 / weight, x1 / weight, y1 / weight, best.score, best.label};
 }
 
 }  // namespace

@@ -131,6 +131,7 @@ __global__ void decode_faces_kernel(const float* net_out, int cells, Letterbox l
     d.x1 = (cx + w / 2 - lb.pad_x) / lb.scale_x;
     d.y1 = (cy + h / 2 - lb.pad_y) / lb.scale_y;
     d.score = s;
+    d.label = 0;
     rank_offer(ranked, d, i);
   }
   rank_write(ranked, score_threshold, iou_threshold, lists[b]);

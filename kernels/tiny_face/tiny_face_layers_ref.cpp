@@ -122,6 +122,7 @@ DetectionList decode_faces(const float* out, int cells, const Letterbox& lb, flo
     d.x1 = static_cast<float>((cx + w / 2 - lb.pad_x) / lb.scale_x);
     d.y1 = static_cast<float>((cy + h / 2 - lb.pad_y) / lb.scale_y);
     d.score = static_cast<float>(s);
+    d.label = 0;
     cands.push_back({d, i});
   }
   return rank_boxes(std::move(cands), iou_threshold);

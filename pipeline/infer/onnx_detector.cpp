@@ -125,10 +125,6 @@ const float* run_batch(const OnnxSetup& s, int frames, Run run, Gather gather, O
   return batch;
 }
 
-}  // namespace
-
-namespace {
-
 // Host tensors in and out (the CPU executor; or the plain loop, gpu.onnx.io host, on either provider).
 class HostDetector : public OnnxDetector {
  public:

@@ -26,10 +26,13 @@ void DetectionLog::write(int input, std::int64_t frame, double stream_s, const D
   const auto [width, height] = frame_sizes_.at(static_cast<std::size_t>(input));
   const auto x = [w = static_cast<float>(width)](float v) { return std::clamp(v, 0.f, w); };
   const auto y = [h = static_cast<float>(height)](float v) { return std::clamp(v, 0.f, h); };
+  // A user's model's boxes carry their class (0 for a model of one); faces have none.
+  const bool classes = key_ == "boxes";
   for (int i = 0; i < found.count; ++i) {
     const Detection& d = found.det[i];
-    line += fmt::format("{}[{:.2f},{:.2f},{:.2f},{:.2f},{:.4f}]", i ? "," : "", x(d.x0), y(d.y0), x(d.x1), y(d.y1),
+    line += fmt::format("{}[{:.2f},{:.2f},{:.2f},{:.2f},{:.4f}", i ? "," : "", x(d.x0), y(d.y0), x(d.x1), y(d.y1),
                         d.score);
+    line += classes ? fmt::format(",{}]", d.label) : "]";
   }
   line += "]}\n";
   out_.write(line);

@@ -19,7 +19,8 @@ class DetectionLog {
   // `frame_sizes`: each input's picture as the detector saw it (turned upright), width and
   // height; boxes are clipped to it, as a box that runs off the picture means its edge.
   // `key`: what a line calls its boxes: "faces" (the built-in detector), "boxes" (a user's
-  // model), or "tensor": the raw decoder's summary of the frame's output instead of boxes.
+  // model: each box [x0, y0, x1, y1, score, class]), or "tensor": the raw decoder's summary of
+  // the frame's output instead of boxes.
   DetectionLog(const std::string& path, std::vector<std::pair<int, int>> frame_sizes, std::string key = "faces");
   // Called on the sink thread in delivery order (each input's frames in order).
   void write(int input, std::int64_t frame, double stream_s, const DetectionList& found);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | onnx-tests | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
+# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | onnx-tests | onnx-faces | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
 # density | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
@@ -359,6 +359,28 @@ if mode onnx; then
     $VIDPIPE_BIN run --config config/bench.yaml --input /tmp/in1080.mp4 $ocr --set input.preload=300 \
       --set input.loop=true --set input.max_frames=1500 ${run#*:} --report "$OUT/onnx-loop-$name.json" 2>&1 \
       | grep -v "^\[" | head -4 | sed "s/^/$name: /"
+  done
+fi
+if mode onnx-faces; then
+  # Issue 35's face models on the GPU: the e2e tests of faces (the built-in detector's NMS is
+  # shared with BlazeFace's blended kind), then BlazeFace's ladder at 1080p (its batch is fixed
+  # at 1: a batch runs frame by frame on the slot's stream) beside the built-in detector's.
+  .device/bin/vidpipe_e2e_tests --gtest_filter='OnnxE2E.*:*Face*:DetectionsE2E.*:OverlayOnFaces.*' 2>&1 \
+    | tee "$OUT/faces-e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
+  ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/faces-e2e.log" | head -60
+  [ -s /tmp/faces1080.mp4 ] || ffmpeg -loglevel error -y -i assets/sample-4k.mp4 -vf scale=1920:1080 -an \
+    -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/faces1080.mp4
+  # config/blazeface.yaml's gpu section as --set (bench takes one config: config/bench.yaml).
+  blazeface="--set gpu.model=assets/models/blazeface/face_detection_back_256x256_barracuda.onnx
+    --set gpu.score_threshold=0.6 --set gpu.iou_threshold=0.3 --set gpu.preprocess.align=centre
+    --set gpu.onnx.layout=nhwc --set gpu.onnx.mean=[0.5,0.5,0.5] --set gpu.onnx.std=[0.5,0.5,0.5]
+    --set gpu.onnx.decoder=blazeface"
+  for model in blazeface built-in; do
+    sets="--set gpu.model=assets/models/tiny_face_detector"
+    [ $model = blazeface ] && sets=$blazeface
+    $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/faces1080.mp4 $sets --set input.max_frames=900 \
+      --preload 300 --set bench.json="$OUT/faces-$model.json" --set bench.chart="$OUT/faces-$model.png" \
+      2>&1 | grep -v "^\[" | tee "$OUT/faces-$model.txt"
   done
 fi
 if mode serve; then

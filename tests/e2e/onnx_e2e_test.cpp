@@ -275,6 +275,33 @@ TEST(OnnxE2E, RawDecoderSummarisesEachFramesOutput) {
   }
 }
 
+// The boxes decoder end to end on a model whose head is known (make_onnx_model.py --head yolo:
+// one box of class 2 at 0.9 at 24..40 x 20..28 of its 64x64 input): every frame's line has that
+// box, in source pixels through the letterbox (a 160x120 clip at 0.4, no padding above it), and
+// its class; on a GPU as on the CPU.
+TEST(OnnxE2E, BoxesKeepTheirClassAndLandInSourcePixels) {
+  MAKE_MODEL(model, "e2e-yolo", "--size 64x64 --head yolo");
+  const std::string clip = test::make_clip("onnx-yolo.mp4", 160, 120, 5, "-c:v libx264 -pix_fmt yuv420p");
+  for (const std::string device : {"cpu", "gpu"}) {
+    if (device == "gpu" && cuda::device_count() == 0) continue;
+    const std::string log = test::scratch_dir() + "/yolo-" + device + ".jsonl";
+    const auto r = test::vidpipe("run --input " + clip + " --set device=" + device + " --set gpu.model=" + model +
+                                 " --set gpu.onnx.decoder=boxes --set copy.batch_size=2 --set sink.kind=null"
+                                 " --set metrics.report= --detections " + log);
+    ASSERT_EQ(r.code, 0) << r.output;
+    std::ifstream in(log);
+    int lines = 0;
+    for (std::string line; std::getline(in, line); ++lines) {
+      const auto boxes = nlohmann::json::parse(line).at("boxes");
+      ASSERT_EQ(boxes.size(), 1u) << line;
+      const std::vector<double> want{60, 50, 100, 70, 0.9, 2};
+      ASSERT_EQ(boxes[0].size(), want.size()) << line;
+      for (std::size_t k = 0; k < want.size(); ++k) EXPECT_NEAR(boxes[0][k].get<double>(), want[k], 0.01) << k << ": " << line;
+    }
+    EXPECT_EQ(lines, 5) << device;
+  }
+}
+
 // Every way a model can be wrong: exit 3 (2 for a file that is not there), a message naming
 // the model's path (and the tensor, the shape found and the one expected), and no output begun.
 TEST(OnnxE2E, ModelsThatDoNotFitAreRefusedBeforeAnyOutput) {
