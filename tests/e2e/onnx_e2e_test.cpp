@@ -242,6 +242,27 @@ TEST(OnnxE2E, TinyFaceThroughOnnxRuntimeFindsTheBuiltInDetectorsFaces) {
   EXPECT_GT(found, 0u) << "the bundled clip's faces were not found";
 }
 
+// "cpu", and "gpu" where there is one.
+std::vector<std::string> devices_here() {
+  if (cuda::device_count() == 0) return {"cpu"};
+  return {"cpu", "gpu"};
+}
+
+// Each line of the detections file of a run of `clip` through `model` on `device`, in batches
+// of 2.
+std::vector<nlohmann::json> detection_lines(const std::string& clip, const std::string& model, const std::string& device,
+                                            const std::string& sets) {
+  const std::string log = test::scratch_dir() + "/lines-" + device + ".jsonl";
+  const auto r = test::vidpipe("run --input " + clip + " --set device=" + device + " --set gpu.model=" + model + " " +
+                               sets + " --set copy.batch_size=2 --set sink.kind=null --set metrics.report= --detections " +
+                               log);
+  EXPECT_EQ(r.code, 0) << r.output;
+  std::vector<nlohmann::json> lines;
+  std::ifstream in(log);
+  for (std::string line; std::getline(in, line);) lines.push_back(nlohmann::json::parse(line));
+  return lines;
+}
+
 // The raw decoder on a model whose every output is known (make_onnx_model.py: the channels'
 // mean, and R - B) over a red picture stretched to its input: each frame's line summarises the
 // output, no boxes; the same on a GPU (its kernel) as on the CPU (the twin).
@@ -251,17 +272,11 @@ TEST(OnnxE2E, RawDecoderSummarisesEachFramesOutput) {
   ASSERT_EQ(test::run_command("ffmpeg -loglevel error -y -f lavfi -i color=c=red:size=160x120:rate=10 -frames:v 6 "
                               "-c:v libx264 -pix_fmt yuv444p -qp 0 " + clip),
             0);
-  for (const std::string device : {"cpu", "gpu"}) {
-    if (device == "gpu" && cuda::device_count() == 0) continue;
-    const std::string log = test::scratch_dir() + "/raw-" + device + ".jsonl";
-    const auto r = test::vidpipe("run --input " + clip + " --set device=" + device + " --set gpu.model=" + model +
-                                 " --set gpu.onnx.decoder=raw --set gpu.onnx.fit=stretch --set copy.batch_size=2"
-                                 " --set sink.kind=null --set metrics.report= --detections " + log);
-    ASSERT_EQ(r.code, 0) << r.output;
-    std::ifstream in(log);
-    int lines = 0;
-    for (std::string line; std::getline(in, line); ++lines) {
-      const auto j = nlohmann::json::parse(line);
+  for (const std::string device : devices_here()) {
+    const auto lines = detection_lines(clip, model, device, "--set gpu.onnx.decoder=raw --set gpu.onnx.fit=stretch");
+    EXPECT_EQ(lines.size(), 6u) << device;
+    for (const nlohmann::json& j : lines) {
+      const std::string line = j.dump();
       EXPECT_FALSE(j.contains("boxes")) << line;
       const auto& t = j.at("tensor");
       // Red is (1, 0, 0) within the YUV round trip: the mean channel 1/3, R - B 1.
@@ -271,7 +286,6 @@ TEST(OnnxE2E, RawDecoderSummarisesEachFramesOutput) {
       EXPECT_GE(t.at("argmax").get<int>(), 8 * 6) << "the largest is in the second channel: " << line;
       EXPECT_EQ(t.at("nonfinite").get<int>(), 0) << line;
     }
-    EXPECT_EQ(lines, 6) << device;
   }
 }
 
@@ -282,23 +296,17 @@ TEST(OnnxE2E, RawDecoderSummarisesEachFramesOutput) {
 TEST(OnnxE2E, BoxesKeepTheirClassAndLandInSourcePixels) {
   MAKE_MODEL(model, "e2e-yolo", "--size 64x64 --head yolo");
   const std::string clip = test::make_clip("onnx-yolo.mp4", 160, 120, 5, "-c:v libx264 -pix_fmt yuv420p");
-  for (const std::string device : {"cpu", "gpu"}) {
-    if (device == "gpu" && cuda::device_count() == 0) continue;
-    const std::string log = test::scratch_dir() + "/yolo-" + device + ".jsonl";
-    const auto r = test::vidpipe("run --input " + clip + " --set device=" + device + " --set gpu.model=" + model +
-                                 " --set gpu.onnx.decoder=boxes --set copy.batch_size=2 --set sink.kind=null"
-                                 " --set metrics.report= --detections " + log);
-    ASSERT_EQ(r.code, 0) << r.output;
-    std::ifstream in(log);
-    int lines = 0;
-    for (std::string line; std::getline(in, line); ++lines) {
-      const auto boxes = nlohmann::json::parse(line).at("boxes");
+  for (const std::string device : devices_here()) {
+    const auto lines = detection_lines(clip, model, device, "--set gpu.onnx.decoder=boxes");
+    EXPECT_EQ(lines.size(), 5u) << device;
+    for (const nlohmann::json& j : lines) {
+      const std::string line = j.dump();
+      const auto& boxes = j.at("boxes");
       ASSERT_EQ(boxes.size(), 1u) << line;
       const std::vector<double> want{60, 50, 100, 70, 0.9, 2};
       ASSERT_EQ(boxes[0].size(), want.size()) << line;
       for (std::size_t k = 0; k < want.size(); ++k) EXPECT_NEAR(boxes[0][k].get<double>(), want[k], 0.01) << k << ": " << line;
     }
-    EXPECT_EQ(lines, 5) << device;
   }
 }
 
