@@ -31,7 +31,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     ro.uri = path;
     ro.memory = vidpipe::HostMemory::pageable;
     ro.reader.threads = 1;
-    ro.pool_timeout = std::chrono::milliseconds(200);
+    ro.reader.pool_wait_ms = 200;
     vidpipe::VideoReader reader(ro);
     for (int i = 0; i < 8 && reader.next(); ++i) {
     }
