@@ -203,14 +203,17 @@ TEST(BlazeFaceReference, FacesGoBackThroughTheLetterboxAndStopAtThePicture) {
   p.input_width = p.input_height = 64;
   BlazeHeads h;
   h.set(6, 4.f, 0, -10, 12, 12);  // cell (1, 1), centre (48, 48): box 42..54 x 32..44
+  h.set(2, 5.f, 0, 0, 12, 12);    // cell (1, 0), centre (48, 16): box 42..54 x 10..22, its top in the padding
   // A 128x64 source letterboxed centred into 64x64: scale 0.5, 16 rows of padding on top.
   const Letterbox lb = make_letterbox(128, 64, 64, 64, LetterboxAlign::centre);
   const DetectionList l = reference::decode_blazeface(h.values.data(), lb, p);
-  ASSERT_EQ(l.count, 1);
-  EXPECT_NEAR(l.det[0].x0, 84.f, 1e-4);
-  EXPECT_NEAR(l.det[0].y0, 32.f, 1e-4);
-  EXPECT_NEAR(l.det[0].x1, 108.f, 1e-4);
-  EXPECT_NEAR(l.det[0].y1, 56.f, 1e-4);
+  ASSERT_EQ(l.count, 2);
+  EXPECT_NEAR(l.det[0].y0, 0.f, 1e-4);  // held at the picture's top edge
+  EXPECT_NEAR(l.det[0].y1, 12.f, 1e-4);
+  EXPECT_NEAR(l.det[1].x0, 84.f, 1e-4);
+  EXPECT_NEAR(l.det[1].y0, 32.f, 1e-4);
+  EXPECT_NEAR(l.det[1].x1, 108.f, 1e-4);
+  EXPECT_NEAR(l.det[1].y1, 56.f, 1e-4);
 }
 
 TEST(TensorStatsReference, FiniteValuesAreSummarisedAndTheOthersCounted) {

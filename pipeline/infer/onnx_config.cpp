@@ -22,10 +22,10 @@ std::string detections_key(const GpuConfig& gpu) {
 namespace {
 
 const EnumNames<OutputDecoder> decoder_names{{"boxes", OutputDecoder::boxes},
-                                                                       {"heatmap", OutputDecoder::heatmap},
-                                                                       {"tiny_face", OutputDecoder::tiny_face},
-                                                                       {"blazeface", OutputDecoder::blazeface},
-                                                                       {"raw", OutputDecoder::raw}};
+                                             {"heatmap", OutputDecoder::heatmap},
+                                             {"tiny_face", OutputDecoder::tiny_face},
+                                             {"blazeface", OutputDecoder::blazeface},
+                                             {"raw", OutputDecoder::raw}};
 
 }  // namespace
 

@@ -14,7 +14,8 @@ std::string expected_output(const std::vector<std::int64_t>& dims, const OnnxCon
       if (dims.size() == 4 && is(1, 25) && (dims[2] < 0 || dims[3] < 0 || dims[2] == dims[3])) return "";
       return "[N, 25, S, S] (TinyFaceDetector's grid)";
     case OutputDecoder::raw:
-      return "";  // any tensor: the batch first
+      if (!dims.empty()) return "";
+      return "[N, ...] (any tensor with the batch first)";
     case OutputDecoder::blazeface:  // checked by its own picker (onnx_setup.cpp)
       return "";
     case OutputDecoder::boxes: {
@@ -31,6 +32,7 @@ OutputShape output_shape(const std::vector<std::int64_t>& dims, OutputDecoder de
   OutputShape s;
   s.per_frame = 1;
   for (std::size_t i = 1; i < dims.size(); ++i) s.per_frame *= static_cast<std::size_t>(dims[i]);
+  if (dims.size() < 2) return s;  // the raw decoder's [N]: one value a frame
   const int last = static_cast<int>(dims.back()), second_last = static_cast<int>(dims[dims.size() - 2]);
   if (decoder == OutputDecoder::boxes) {
     // A head has far more anchors than fields: which axis is which follows.
