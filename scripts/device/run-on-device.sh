@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
-# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | onnx-tests | onnx-faces | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
+# Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | onnx-tests | onnx-faces | onnx-streams | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
 # density | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
@@ -381,6 +381,18 @@ if mode onnx-faces; then
     $VIDPIPE_BIN bench --config config/bench.yaml --input /tmp/faces1080.mp4 $sets --set input.max_frames=900 \
       --preload 300 --set bench.json="$OUT/faces-$model.json" --set bench.chart="$OUT/faces-$model.png" \
       2>&1 | grep -v "^\[" | tee "$OUT/faces-$model.txt"
+  done
+fi
+if mode onnx-streams; then
+  # Why BlazeFace through ONNX Runtime slows with more streams: the same preloaded run at 1, 2
+  # and 4 streams, each with its trace (per batch, where inference ran on its stream) and report.
+  [ -s /tmp/faces1080.mp4 ] || ffmpeg -loglevel error -y -i assets/sample-4k.mp4 -vf scale=1920:1080 -an \
+    -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/faces1080.mp4
+  for s in 1 2 4; do
+    $VIDPIPE_BIN run -c config/blazeface.yaml --input /tmp/faces1080.mp4 --set sink.kind=null --set input.preload=300 \
+      --set input.loop=true --set input.max_frames=900 --set copy.streams=$s --set copy.batch_size=1 \
+      --set metrics.live=false --trace "$OUT/bf-streams$s.trace.json" --report "$OUT/bf-streams$s.json" 2>&1 \
+      | grep -v "^\[" | head -3 | sed "s/^/$s streams: /"
   done
 fi
 if mode serve; then
