@@ -62,10 +62,14 @@ if [ ! -s .device/clips/words.mp4 ]; then
   ffmpeg -loglevel error -y -f lavfi -i color=c=white:s=1280x720:r=10 -vf "$draw" -frames:v 4 -c:v libx264 -qp 0 \
     -pix_fmt yuv420p .device/clips/words.mp4
 fi
-# The small ONNX models of the e2e tests that run on a GPU too (tests/support/onnx_models.hpp
-# looks here where there is no python3-onnx): the same names and arguments as the tests'.
-/usr/bin/python3 tests/support/make_onnx_model.py .device/clips/e2e-raw.onnx --size 8x6
-/usr/bin/python3 tests/support/make_onnx_model.py .device/clips/e2e-yolo.onnx --size 64x64 --head yolo
+# Every small ONNX model the tests make (MAKE_MODEL(var, "name", "args"), read from the tests
+# themselves so the two cannot drift), made here under its name: the GPU machine has no
+# python3-onnx, and tests/support/onnx_models.hpp looks for them in $VIDPIPE_CLIPS there.
+grep -rhoE 'MAKE_MODEL\([a-z0-9_]+, "[^"]+", "[^"]*"\)' tests | sed -E 's/.*"([^"]+)", "([^"]*)".*/\1|\2/' |
+  while IFS='|' read -r name args; do
+    # shellcheck disable=SC2086  # the test's arguments, word by word
+    /usr/bin/python3 tests/support/make_onnx_model.py ".device/clips/$name.onnx" $args
+  done
 make_hevc hevc8-4k 3840x2160 60 yuv420p
 make_hevc hevc10-4k 3840x2160 60 yuv420p10le
 du -sh .device .device-ort 2>/dev/null || true
