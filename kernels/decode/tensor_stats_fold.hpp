@@ -24,13 +24,14 @@ VP_HD inline bool finite_value(float v) {
 
 VP_HD inline StatsFold empty_fold() { return {0.f, 0.f, 0.0, -1, 0, 0}; }
 
+// Values come in index order (a thread's stride, the twin's loop): the first of equal maxima stays.
 VP_HD inline void fold_value(StatsFold& f, float v, int index) {
   if (!finite_value(v)) {
     ++f.nonfinite;
     return;
   }
   if (f.finite == 0 || v < f.min) f.min = v;
-  if (f.finite == 0 || v > f.max || (v == f.max && index < f.argmax)) f.max = v, f.argmax = index;
+  if (f.finite == 0 || v > f.max) f.max = v, f.argmax = index;
   f.sum += v;
   ++f.finite;
 }

@@ -136,7 +136,7 @@ class HostDetector : public OnnxDetector {
       outputs_ = model_.run(tensor + first * s_.input_floats(), n);
       return picked(s_, outputs_, [](const HostTensor& t) { return t.values.data(); });
     };
-    auto gather = [](const RunOutputs& o, int n, float* dst) { gather_frames_on_host(o, n, dst, o.gathered_frame_floats()); };
+    auto gather = [](const RunOutputs& o, int n, float* dst) { gather_frames_on_host(o, n, dst); };
     out_ = run_batch(s_, frames, run, gather, shape_, [&](std::size_t floats) {
       gathered_.resize(floats);
       return gathered_.data();
@@ -169,7 +169,7 @@ class StreamDetector final : public OnnxDetector {
                     [](const DeviceTensor& t) { return t.data; });
     };
     auto gather = [&](const RunOutputs& o, int n, float* dst) {
-      gather_frames_on_device(o, n, dst, o.gathered_frame_floats(), stream_);
+      gather_frames_on_device(o, n, dst, stream_);
     };
     out_ = run_batch(s_, frames, run, gather, shape_, [&](std::size_t floats) {
       if (floats * sizeof(float) > gathered_.bytes()) gathered_ = cuda::DeviceBuffer(floats * sizeof(float));

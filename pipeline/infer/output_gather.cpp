@@ -17,8 +17,8 @@ std::size_t RunOutputs::gathered_frame_floats() const {
   return std::accumulate(frame_floats.begin(), frame_floats.end(), std::size_t{0});
 }
 
-void gather_frames_on_device(const RunOutputs& o, int frames, float* dst, std::size_t dst_frame_floats,
-                             cudaStream_t stream) {
+void gather_frames_on_device(const RunOutputs& o, int frames, float* dst, cudaStream_t stream) {
+  const std::size_t dst_frame_floats = o.gathered_frame_floats();
   std::size_t column = 0;
   for (std::size_t k = 0; k < o.data.size(); ++k) {
     const std::size_t row = o.frame_floats[k] * sizeof(float);
@@ -28,7 +28,8 @@ void gather_frames_on_device(const RunOutputs& o, int frames, float* dst, std::s
   }
 }
 
-void gather_frames_on_host(const RunOutputs& o, int frames, float* dst, std::size_t dst_frame_floats) {
+void gather_frames_on_host(const RunOutputs& o, int frames, float* dst) {
+  const std::size_t dst_frame_floats = o.gathered_frame_floats();
   std::size_t column = 0;
   for (std::size_t k = 0; k < o.data.size(); ++k) {
     for (int f = 0; f < frames; ++f)

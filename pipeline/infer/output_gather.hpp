@@ -23,9 +23,8 @@ struct RunOutputs {
   std::size_t gathered_frame_floats() const;  // one frame's floats of them all
 };
 
-// `frames` frames of each output to dst (dst_frame_floats apart), queued on `stream`.
-void gather_frames_on_device(const RunOutputs& outputs, int frames, float* dst, std::size_t dst_frame_floats,
-                             cudaStream_t stream);
-void gather_frames_on_host(const RunOutputs& outputs, int frames, float* dst, std::size_t dst_frame_floats);
+// `frames` frames of each output to dst (gathered_frame_floats() apart), queued on `stream`.
+void gather_frames_on_device(const RunOutputs& outputs, int frames, float* dst, cudaStream_t stream);
+void gather_frames_on_host(const RunOutputs& outputs, int frames, float* dst);
 
 }  // namespace vidpipe

@@ -12,14 +12,23 @@
 
 namespace vidpipe::test {
 
-// A model from tests/support/make_onnx_model.py; empty when Debian's python3-onnx is missing.
-// Where there is no python3-onnx (the GPU machine), the one scripts/device/pack.sh made there
-// with the same name and arguments, in $VIDPIPE_CLIPS.
+// Whether Debian's python3-onnx is here to write test models (setup installs it; the GPU
+// machine has none).
+inline bool python_onnx_here() {
+  static const bool here = run_command("/usr/bin/python3 -c 'import onnx' 2>/dev/null") == 0;
+  return here;
+}
+
+// A model from tests/support/make_onnx_model.py ("" if the script failed: MAKE_MODEL fails the
+// test). Where there is no python3-onnx (the GPU machine), the one scripts/device/pack.sh made
+// there with the same name and arguments, in $VIDPIPE_CLIPS ("" if none: the test skips).
 inline std::string make_model(const std::string& name, const std::string& args = "") {
   const std::string path = scratch_dir() + "/" + name + ".onnx";
-  const int rc = run_command("/usr/bin/python3 '" + source_dir() + "/tests/support/make_onnx_model.py' '" + path +
-                             "' " + args + " 2>/dev/null");
-  if (rc == 0) return path;
+  if (python_onnx_here())
+    return run_command("/usr/bin/python3 '" + source_dir() + "/tests/support/make_onnx_model.py' '" + path + "' " +
+                       args) == 0
+               ? path
+               : "";
   const char* packed = std::getenv("VIDPIPE_CLIPS");
   const std::string made_there = packed ? std::string(packed) + "/" + name + ".onnx" : "";
   return !made_there.empty() && std::filesystem::exists(made_there) ? made_there : "";
@@ -41,8 +50,10 @@ inline std::string blazeface_model() {
 
 }  // namespace vidpipe::test
 
-#define MAKE_MODEL(var, name, args)                             \
-  const std::string var = vidpipe::test::make_model(name, args); \
+#define MAKE_MODEL(var, name, args)                                                            \
+  const std::string var = vidpipe::test::make_model(name, args);                                \
+  if (var.empty() && vidpipe::test::python_onnx_here()) FAIL() << "make_onnx_model.py " << args \
+                                                               << " failed (its error is above)"; \
   if (var.empty()) GTEST_SKIP() << "no python3-onnx here to write test models (setup installs it)"
 
 #define REQUIRE_OCR_MODEL()                                                                              \
