@@ -241,6 +241,11 @@ void check_model(const Config& c) {
   if (is_onnx_model(c.gpu.model)) {
     if (!std::filesystem::is_regular_file(c.gpu.model))
       throw ConfigError(config_error(c, "gpu.model", "no ONNX model file '" + c.gpu.model + "'"));
+    // Set, it would be passed over without a word: the decoder reads its four heads by shape.
+    if (c.gpu.onnx.decoder == OutputDecoder::blazeface && !c.gpu.onnx.output.empty())
+      throw ConfigError(config_error(c, "gpu.onnx.output", "'" + c.gpu.onnx.output +
+                                                               "': gpu.onnx.decoder blazeface finds its four outputs "
+                                                               "by their shapes; leave gpu.onnx.output empty"));
     return;
   }
   const PreprocessConfig& p = c.gpu.preprocess;

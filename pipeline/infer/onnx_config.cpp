@@ -64,7 +64,7 @@ void declare_output_keys(Keys<OnnxConfig>& k) {
            "of its finite values, the index of the largest (a classifier's class) and how many are NaN or "
            "infinite).");
   k.text("output", &OnnxConfig::output, "tensor name",
-         "the output the decoder reads; empty: the model's first (`blazeface` finds its four by shape).");
+         "the output the decoder reads; empty: the model's first. Not with `blazeface`, which finds its four by shape.");
   k.boolean("objectness", &OnnxConfig::objectness,
             "`boxes`: the head has an objectness score before its classes (YOLOv5's [x, y, w, h, obj, classes]).");
   k.real("binarize", &OnnxConfig::binarize, 0.0, 1.0, "`heatmap`: a pixel is text above this probability.");

@@ -2,7 +2,7 @@
 # Runs on the lent GPU machine from the repository root (see docs/BENCHMARKS.md):
 # unpacks the runtime bundle, runs the GPU and e2e tests, then the benchmarks.
 # Modes: stage-ort (alone: unpack .device-ort's CUDA provider for the next call) | onnx | onnx-tests | onnx-faces | onnx-streams | tests | unit (the GPU and unit tests, not e2e) | sanitize | soak | tools | infer | bench | inputs | ladder | encode | formats | peers | startup |
-# density | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
+# density | density-phase | held | serve | mixed | mutants | all (all but inputs, ladder, encode, formats, peers, startup, held and mutants);
 # several at once: "tests,formats".
 # Needs .device/ (made by scripts/device/pack.sh) carried along. Logs go to $OUT.
 set -uo pipefail
@@ -273,6 +273,35 @@ if mode density; then
   [[ $runs == *" 1080p-cpu "* ]] && density 1080p-cpu cpu ${DENSITY_CPU_MAX:-64} ${DENSITY_SECONDS:-5} /tmp/megamind1080.mp4
   [[ $runs == *" 4k-nvdec "* ]] && density 4k-nvdec nvdec 16 3 assets/sample-4k.mp4 --set input.loop=true
   [[ $runs == *" 4k-cpu "* ]] && density 4k-cpu cpu ${DENSITY_CPU_MAX:-64} 3 assets/sample-4k.mp4 --set input.loop=true
+fi
+if mode density-phase; then
+  # Issue 28, CPU decoders: do live copies of one clip fail for their keyframes coming all at
+  # once? 32 and 48 inputs, CPU decoders, one run with every input the same clip (keyframes
+  # aligned, loops wrapping together) and one over 8 variants whose keyframes fall 8 frames
+  # apart and whose lengths differ (their loops drift apart), as independent cameras' do.
+  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
+    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
+  for j in 0 1 2 3 4 5 6 7; do
+    [ -s /tmp/phase$j.mp4 ] || ffmpeg -loglevel error -y -i /tmp/megamind1080.mp4 -an -vf "trim=end_frame=$((339 - 3 * j))" \
+      -c:v libx264 -preset veryfast -b:v 8M -g 1000 -sc_threshold 0 \
+      -force_key_frames "expr:eq(n,0)+eq(mod(n+$((8 * j)),60),0)" -pix_fmt yuv420p -threads 16 /tmp/phase$j.mp4 &
+  done
+  wait
+  for n in 32 48; do
+    aligned=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * $n))")
+    staggered=$(python3 -c "print(', '.join('/tmp/phase%d.mp4' % (i % 8) for i in range($n)))")
+    for kind in aligned staggered; do
+      list=$aligned; [ $kind = staggered ] && list=$staggered
+      $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
+        --set "inputs=[$list]" --set reader.decoder=cpu --set input.realtime=true --set input.loop=true \
+        --set input.max_frames=330 --set metrics.warmup_frames=$((30 * n)) --set copy.streams=4 --set copy.batch_size=16 \
+        --set sink.kind=null --set metrics.live=false --report $OUT/phase-$kind-$n.json > $OUT/phase-$kind-$n.txt 2>&1
+      python3 -c "import json; j=json.load(open('$OUT/phase-$kind-$n.json'))
+print('$kind $n inputs: %d frames, %d dropped after the first second (%d in all), latency p99 %.1f ms, lag p99 %.1f ms, %.1f fps; %s' % (
+  j['frames'], j['frames_dropped_measured'], j['frames_dropped'], j['latency']['p99_ms'], j['live_lag']['p99_ms'], j['fps'],
+  j['bottleneck']['evidence']))"
+    done
+  done
 fi
 if mode held; then
   # Issue 28's goal in one run: 64 NVDEC inputs of the same clip for 60 s after a first second.

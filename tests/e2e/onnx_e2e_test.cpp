@@ -338,6 +338,8 @@ TEST(OnnxE2E, ModelsThatDoNotFitAreRefusedBeforeAnyOutput) {
       {"blazeface heads", "--set gpu.model=" + fixed + " --set gpu.onnx.decoder=blazeface",
        "gpu.onnx.decoder blazeface reads score logits [N, A, 1] and boxes [N, A, 16] on BlazeFace's two anchor "
        "grids (A = 896 in one pair, or 512 and 384 in two); the model's float outputs are heat [?, 2, 64, 64]", 3},
+      {"blazeface output", "--set gpu.model=" + fixed + " --set gpu.onnx.decoder=blazeface --set gpu.onnx.output=heat",
+       "'heat': gpu.onnx.decoder blazeface finds its four outputs by their shapes; leave gpu.onnx.output empty", 2},
   };
   const std::string clip = test::make_clip("onnx-bad.mp4", 160, 120, 3, "-c:v libx264 -pix_fmt yuv420p");
   for (const Case& c : cases) {
