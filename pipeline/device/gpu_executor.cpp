@@ -63,6 +63,7 @@ class GpuExecutor final : public Executor {
     if (o.onnx)
       for (int i = 0; i < std::max(1, stream_count); ++i)
         onnx_.push_back(make_stream_onnx_detector(*o.onnx, sync ? cudaStreamLegacy : streams_[i].get(), batch));
+    warm_onnx_sessions(sync, batch);
     // Pipeline time 0 on the device: later events are read relative to this one.
     origin_.record(cudaStreamLegacy);
     origin_.synchronize();
@@ -70,6 +71,20 @@ class GpuExecutor final : public Executor {
     spdlog::info("GPU {}: {} copy, {} stream(s), {} slot(s), batch {}{}", name_, sync ? "sync" : "async",
                  std::max(1, stream_count), slot_count, batch,
                  onnx_.empty() ? "" : fmt::format(", ONNX model on the {} provider", onnx_[0]->provider()));
+  }
+
+  // A session's first run costs one to two seconds (the CUDA provider makes its cuDNN and
+  // cuBLAS handles and loads its kernels then; run-on-device.sh onnx-streams' traces), one
+  // session after another: in the first batches, that read as a model slowing with more
+  // streams over a short measured window. Run here once on zeros, it is start-up time.
+  void warm_onnx_sessions(bool sync, int batch) {
+    for (std::size_t i = 0; i < onnx_.size(); ++i) {
+      const cudaStream_t stream = sync ? cudaStreamLegacy : streams_[i].get();
+      const cuda::DeviceBuffer& tensor = slots_.front().tensor;  // nothing runs yet: any slot's will do
+      CUDA_CHECK(cudaMemsetAsync(tensor.as(), 0, tensor.bytes(), stream));
+      onnx_[i]->infer(tensor.as<float>(), batch);
+      CUDA_CHECK(cudaStreamSynchronize(stream));
+    }
   }
 
   void allocate_slots(bool sync, int stream_count, int batch) {

@@ -13,6 +13,7 @@
 #include "base/clock.hpp"
 #include "base/errors.hpp"
 #include "base/nvtx_range.hpp"
+#include "base/thread_priority.hpp"
 
 namespace vidpipe {
 
@@ -28,7 +29,9 @@ std::chrono::steady_clock::time_point steady_time(double seconds) {
 
 // Opens the inputs at once, a thread each up to the cores: opening, probing and an NVDEC
 // session cost tens of milliseconds an input, which one after another made 64 inputs wait
-// seconds. The first failing input (in the config's order) is the error.
+// seconds. The openers are made nicer first (thread_priority.hpp): a CPU decoder's frame
+// threads are started as it opens, and take their priority from the opener. The first
+// failing input (in the config's order) is the error.
 std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderOptions>& options) {
   const std::size_t n = options.size();
   std::vector<std::unique_ptr<VideoReader>> readers(n);
@@ -46,12 +49,15 @@ std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderO
   const std::size_t threads = std::min<std::size_t>(n, std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> openers;
   try {
-    for (std::size_t t = 1; t < threads; ++t) openers.emplace_back(open_next);
+    for (std::size_t t = 0; t < threads; ++t) openers.emplace_back([&] {
+      make_this_thread_nicer();
+      open_next();
+    });
   } catch (const std::system_error&) {
-    // No more threads to be had (a memory or process limit): those running and this one
-    // open the rest.
+    // No more threads to be had (a memory or process limit): those running open the rest,
+    // or this one where none runs (its priority left as it is: it goes on to other work).
   }
-  open_next();
+  if (openers.empty()) open_next();
   for (std::thread& t : openers) t.join();
   for (const std::exception_ptr& error : errors)
     if (error) std::rethrow_exception(error);
@@ -85,6 +91,7 @@ void FrameSources::start() {
 }
 
 void FrameSources::read_loop(int i) {
+  make_this_thread_nicer();  // decodes (and reconnects) only: thread_priority.hpp
   VideoReader& reader = *readers_[i];
   Counters& counters = counters_[i];
   const bool drops = live_[i] && options_.drop != DropPolicy::none;

@@ -2,7 +2,13 @@
 // policies, the camera's avdevice options, and how a mixed batch is laid out.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "base/blocking_queue.hpp"
+#include "base/thread_priority.hpp"
 #include "device/batch_packing.hpp"
 #include "background.hpp"
 #include "memory/frame_layout.hpp"
@@ -111,6 +117,46 @@ TEST(FrameSources, DropOldestKeepsTheNewestFrames) {
 
 TEST(FrameSources, DropNewestKeepsTheFirstFrames) {
   EXPECT_EQ(frames_left_after_drops(DropPolicy::newest), (std::vector<std::int64_t>{0, 1, 2}));
+}
+
+// Nice values of this process's threads, from /proc (the field after the command's parenthesis
+// is the 3rd; nice is the 19th in all).
+std::vector<int> thread_niceness() {
+  std::vector<int> nice;
+  for (const auto& task : std::filesystem::directory_iterator("/proc/self/task")) {
+    std::ifstream in(task.path() / "stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), {});
+    std::istringstream fields(stat.substr(stat.rfind(')') + 2));
+    std::string field;
+    for (int k = 3; k <= 19 && fields >> field; ++k)
+      if (k == 19) nice.push_back(std::stoi(field));
+  }
+  return nice;
+}
+
+// Decoding threads (FFmpeg's frame threads, started as a reader opens, and each input's reader
+// thread) yield to the pipeline's: the thread that opens the inputs goes on to run the
+// pipeline and keeps its priority.
+TEST(FrameSources, DecodersRunNicerThanThePipeline) {
+  const int base = this_thread_niceness();
+  if (base + decoder_niceness > 19) GTEST_SKIP() << "the tests run at nice " << base << ": no room to be nicer";
+  const int nicer = base + decoder_niceness;
+  const std::vector<int> before = thread_niceness();
+  const std::string clip = test::make_clip("nicer.mp4", 64, 48, 30, "-c:v libx264 -pix_fmt yuv420p");
+  std::vector<std::unique_ptr<VideoReader>> readers = open_readers({test::pageable_reader(clip, 4)});
+  EXPECT_EQ(this_thread_niceness(), base) << "the opening thread runs the pipeline next";
+  const std::vector<int> after = thread_niceness();
+  EXPECT_GE(std::count(after.begin(), after.end(), nicer) - std::count(before.begin(), before.end(), nicer), 3)
+      << "FFmpeg's frame threads";
+  std::atomic<int> reader_thread_nice{-100};
+  SourceOptions o;
+  o.observer = [&](ReaderState, double, double) { reader_thread_nice = this_thread_niceness(); };
+  FrameSources sources(std::move(readers), {false}, o);
+  sources.start();
+  while (sources.pop()) {
+  }
+  EXPECT_EQ(reader_thread_nice.load(), nicer);
+  EXPECT_EQ(this_thread_niceness(), base);
 }
 
 }  // namespace

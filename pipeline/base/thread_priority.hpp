@@ -1,0 +1,21 @@
+// Decoder threads yield to the pipeline's own. A many-input run has a decoder thread or more
+// per input and a handful of pipeline threads (submit, upload, sink) that every input's frames
+// pass through; with more decoder threads than cores, the scheduler's fair shares held those
+// few back for tens of milliseconds at a time, every input's queue overflowed at once, and
+// frames were dropped while the decoders kept up (docs/ARCHITECTURE.md, "Many inputs").
+#pragma once
+
+namespace vidpipe {
+
+// How much nicer than the process a decoding thread runs.
+inline constexpr int decoder_niceness = 10;
+
+// Makes the calling thread `by` nicer than it is (Linux: nice is per thread, and threads it
+// starts, FFmpeg's frame threads among them, inherit it). A thread can always be made nicer,
+// never less nice again without privilege: call it only on threads that only decode.
+void make_this_thread_nicer(int by = decoder_niceness);
+
+// The calling thread's nice value.
+int this_thread_niceness();
+
+}  // namespace vidpipe
