@@ -12,6 +12,7 @@
 #include "base/clock.hpp"
 #include "run/pipeline.hpp"
 #include "tools/bench.hpp"
+#include "tools/density_climb.hpp"
 #include "source/frame_sources.hpp"
 
 namespace vidpipe {
@@ -137,7 +138,25 @@ nlohmann::json step_json(const DensityStep& s) {
            s.decoders_alone_fps > 0 ? nlohmann::json(s.flat_out_fps / s.decoders_alone_fps) : nlohmann::json(nullptr)}};
 }
 
+const DensityStep* step_with(const DensityOutcome& o, int inputs) {
+  for (const DensityStep& s : o.steps)
+    if (s.inputs == inputs) return &s;
+  return nullptr;
+}
+
+nlohmann::json held_share_json(const DensityOutcome& o) {
+  const double share = held_share_of_decoders(o);
+  return share > 0 ? nlohmann::json(share) : nlohmann::json(nullptr);
+}
+
 }  // namespace
+
+double held_share_of_decoders(const DensityOutcome& o) {
+  const DensityStep* held = step_with(o, o.held);
+  const DensityStep* failed = step_with(o, o.failed);
+  if (!held || !failed || failed->decoders_alone_fps <= 0) return 0;
+  return held->inputs * held->source_fps / failed->decoders_alone_fps;
+}
 
 DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop) {
   DensityOutcome out;
@@ -148,15 +167,22 @@ DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop) {
   const RunResult probe = run_pipeline(step_config(base, 1, 1, false), stop);
   out.device = probe.device;
   out.decoder = probe.input.decoder;
-  for (int n = 1; n <= base.bench.density_max && !(stop && stop->load()); n *= 2) {
+  DensityClimb climb(base.bench.density_max, base.bench.density_refine);
+  for (int n = climb.next(); n != 0 && !(stop && stop->load()); n = climb.next()) {
     out.steps.push_back(run_step(base, n, probe.input.fps, stop));
-    if (!out.steps.back().held) break;
-    out.held = n;
+    climb.record(n, out.steps.back().held);
   }
+  out.held = climb.held();
+  out.failed = climb.failed();
+  std::sort(out.steps.begin(), out.steps.end(), [](const DensityStep& a, const DensityStep& b) {
+    return a.inputs < b.inputs;
+  });
   nlohmann::json steps = nlohmann::json::array();
   for (const DensityStep& s : out.steps) steps.push_back(step_json(s));
   out.json = {{"schema_version", bench_schema_version}, {"kind", "density"},  {"input", out.input},           {"device", out.device},
               {"decoder", out.decoder}, {"latency_limit_ms", out.latency_ms}, {"held_inputs", out.held},
+              {"first_not_held", out.failed == 0 ? nlohmann::json(nullptr) : nlohmann::json(out.failed)},
+              {"held_share_of_decoders", held_share_json(out)},
               {"steps", steps}, {"interrupted", stop != nullptr && stop->load()}};
   return out;
 }
@@ -183,14 +209,20 @@ std::string density_table(const DensityOutcome& o) {
   t += "  dropped: after the first second (in all); decoders, flat out: frames a second over all inputs, decoders "
        "alone and the whole pipeline as fast as it goes; share: the second over the first\n";
   t += fmt::format("held in real time: {} input{}\n", o.held, o.held == 1 ? "" : "s");
-  if (!o.steps.empty() && !o.steps.back().held) {
-    const DensityStep& failed = o.steps.back();
+  if (const double share = held_share_of_decoders(o); share > 0) {
+    const DensityStep& failed = *step_with(o, o.failed);
+    t += fmt::format("  {:.0f}% of what the decoders alone carried at {} inputs ({:.1f} fps, {:.1f} inputs' worth)\n",
+                     100 * share, failed.inputs, failed.decoders_alone_fps,
+                     failed.decoders_alone_fps / failed.source_fps);
+  }
+  if (o.failed > 0) {
+    const DensityStep& failed = *step_with(o, o.failed);
     const std::string why = !failed.error.empty() ? failed.error
                             : failed.dropped_measured > 0
                                 ? fmt::format("{} frames dropped after the first second", failed.dropped_measured)
                                                  : fmt::format("p99 latency {:.1f} ms over {:.0f} ms",
                                                                failed.latency_p99_ms, o.latency_ms);
-    t += fmt::format("stopped at {} inputs: {}", failed.inputs, why);
+    t += fmt::format("first not held at {} inputs: {}", failed.inputs, why);
     if (!failed.bound_evidence.empty()) t += "; " + failed.bound_evidence;
     t += "\n";
   }

@@ -2,7 +2,8 @@
 // the way many-camera deployments run. Steps of 1, 2, 4, ... inputs (bench.density_max at
 // most), each playing bench.density_seconds of the clip at its own rate; a step holds when no
 // input drops a frame and p99 latency is within bench.latency_ms. The first step that fails
-// ends the climb and is kept, with the stage that bounds it. Each step also measures, in the
+// ends the doubling, and bench.density_refine steps halve the gap (density_climb.hpp); every
+// step is kept, with the stage that bounds it. Each step also measures, in the
 // same process, the same number of decoders alone (nothing behind them) and the whole
 // pipeline as fast as it goes, so a rate is read as a share of the decoders' ceiling.
 #pragma once
@@ -39,11 +40,15 @@ struct DensityOutcome {
   std::string decoder;
   double latency_ms = 0;
   std::vector<DensityStep> steps;
-  int held = 0;  // the most inputs held (0: not even one)
+  int held = 0;    // the most inputs held (0: not even one)
+  int failed = 0;  // the fewest inputs not held (0: every step held)
   nlohmann::json json;
 };
 
 DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop);
+// What the inputs held send (held x their rate) over what the decoders alone carried at the
+// fewest inputs not held, the nearest measured ceiling; 0 where no step failed or none held.
+double held_share_of_decoders(const DensityOutcome& outcome);
 std::string density_table(const DensityOutcome& outcome);
 
 }  // namespace vidpipe

@@ -22,6 +22,10 @@ void declare_keys(Keys<BenchConfig>& k) {
          "`vidpipe bench --density` only: seconds of video each input plays, in real time, at each step.");
   k.integer("density_max", &BenchConfig::density_max, 1, 1024,
             "`vidpipe bench --density` only: the most inputs tried (the steps double from 1 up to it).");
+  k.integer("density_refine", &BenchConfig::density_refine, 0, 8,
+            "`vidpipe bench --density` only: once a step is not held, this many more steps halve the gap "
+            "between the most inputs held and the fewest not held (16 held, 32 not: 24, then 20 or 28). "
+            "0: the doubling steps alone.");
   k.text("json", &BenchConfig::json, "path",
          "`vidpipe bench` only: where the table goes as JSON (every mode's full report inside).");
   k.text("chart", &BenchConfig::chart, "path or empty",

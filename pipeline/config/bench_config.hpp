@@ -17,6 +17,7 @@ struct BenchConfig {
   double latency_ms = 100;      // a step holds when no frame is dropped and p99 latency is at most this
   double density_seconds = 10;  // of video each input plays at each step
   int density_max = 128;        // the most inputs tried
+  int density_refine = 2;       // halvings between the most held and the fewest not held
   std::string json = "bench.json";
   std::string chart = "bench.png";
 };
