@@ -29,9 +29,9 @@ std::chrono::steady_clock::time_point steady_time(double seconds) {
 
 // Opens the inputs at once, a thread each up to the cores: opening, probing and an NVDEC
 // session cost tens of milliseconds an input, which one after another made 64 inputs wait
-// seconds. The openers are made nicer first (thread_priority.hpp): a CPU decoder's frame
-// threads are started as it opens, and take their priority from the opener. The first
-// failing input (in the config's order) is the error.
+// seconds. With several inputs the openers are made nicer first (thread_priority.hpp): a CPU
+// decoder's frame threads are started as it opens, and take their priority from the opener.
+// The first failing input (in the config's order) is the error.
 std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderOptions>& options) {
   const std::size_t n = options.size();
   std::vector<std::unique_ptr<VideoReader>> readers(n);
@@ -50,7 +50,7 @@ std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderO
   std::vector<std::thread> openers;
   try {
     for (std::size_t t = 0; t < threads; ++t) openers.emplace_back([&] {
-      make_this_thread_nicer();
+      if (n > 1) make_this_thread_nicer();
       open_next();
     });
   } catch (const std::system_error&) {
@@ -91,7 +91,7 @@ void FrameSources::start() {
 }
 
 void FrameSources::read_loop(int i) {
-  make_this_thread_nicer();  // decodes (and reconnects) only: thread_priority.hpp
+  if (count() > 1) make_this_thread_nicer();  // decodes (and reconnects) only: thread_priority.hpp
   VideoReader& reader = *readers_[i];
   Counters& counters = counters_[i];
   const bool drops = live_[i] && options_.drop != DropPolicy::none;

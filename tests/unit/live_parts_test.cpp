@@ -134,28 +134,48 @@ std::vector<int> thread_niceness() {
   return nice;
 }
 
-// Decoding threads (FFmpeg's frame threads, started as a reader opens, and each input's reader
-// thread) yield to the pipeline's: the thread that opens the inputs goes on to run the
-// pipeline and keeps its priority.
-TEST(FrameSources, DecodersRunNicerThanThePipeline) {
-  const int base = this_thread_niceness();
-  if (base + decoder_niceness > 19) GTEST_SKIP() << "the tests run at nice " << base << ": no room to be nicer";
-  const int nicer = base + decoder_niceness;
+// Nice values a FrameSources' reader thread and the decoders opened for `inputs` readers
+// ran at, against the opening thread's before and after.
+struct Niceness {
+  int base = 0, frame_threads_added = 0, reader_thread = -100, opener_after = 0;
+};
+
+Niceness niceness_with(int inputs, int nicer) {
+  Niceness n;
+  n.base = this_thread_niceness();
   const std::vector<int> before = thread_niceness();
   const std::string clip = test::make_clip("nicer.mp4", 64, 48, 30, "-c:v libx264 -pix_fmt yuv420p");
-  std::vector<std::unique_ptr<VideoReader>> readers = open_readers({test::pageable_reader(clip, 4)});
-  EXPECT_EQ(this_thread_niceness(), base) << "the opening thread runs the pipeline next";
+  std::vector<ReaderOptions> options(static_cast<std::size_t>(inputs), test::pageable_reader(clip, 4));
+  std::vector<std::unique_ptr<VideoReader>> readers = open_readers(options);
+  n.opener_after = this_thread_niceness();
   const std::vector<int> after = thread_niceness();
-  EXPECT_GE(std::count(after.begin(), after.end(), nicer) - std::count(before.begin(), before.end(), nicer), 3)
-      << "FFmpeg's frame threads";
-  std::atomic<int> reader_thread_nice{-100};
+  n.frame_threads_added = static_cast<int>(std::count(after.begin(), after.end(), nicer) -
+                                           std::count(before.begin(), before.end(), nicer));
+  std::atomic<int> reader_thread{-100};
   SourceOptions o;
-  o.observer = [&](ReaderState, double, double) { reader_thread_nice = this_thread_niceness(); };
-  FrameSources sources(std::move(readers), {false}, o);
+  o.observer = [&](ReaderState, double, double) { reader_thread = this_thread_niceness(); };
+  FrameSources sources(std::move(readers), std::vector<bool>(static_cast<std::size_t>(inputs), false), o);
   sources.start();
   while (sources.pop()) {
   }
-  EXPECT_EQ(reader_thread_nice.load(), nicer);
+  n.reader_thread = reader_thread.load();
+  return n;
+}
+
+// With several inputs, decoding threads (FFmpeg's frame threads, started as a reader opens,
+// and each input's reader thread) yield to the pipeline's: the thread that opens the inputs
+// goes on to run the pipeline and keeps its priority. One input's run is left as it was.
+TEST(FrameSources, DecodersOfSeveralInputsRunNicerThanThePipeline) {
+  const int base = this_thread_niceness();
+  if (base + decoder_niceness > 19) GTEST_SKIP() << "the tests run at nice " << base << ": no room to be nicer";
+  const int nicer = base + decoder_niceness;
+  const Niceness several = niceness_with(2, nicer);
+  EXPECT_EQ(several.opener_after, base) << "the opening thread runs the pipeline next";
+  EXPECT_GE(several.frame_threads_added, 6) << "FFmpeg's frame threads, 4 a reader";
+  EXPECT_EQ(several.reader_thread, nicer);
+  const Niceness one = niceness_with(1, nicer);
+  EXPECT_EQ(one.frame_threads_added, 0);
+  EXPECT_EQ(one.reader_thread, base);
   EXPECT_EQ(this_thread_niceness(), base);
 }
 
