@@ -1,9 +1,10 @@
 // In a run of several inputs, decoder threads yield to the pipeline's own. Such a run has a
 // decoder thread or more per input and a handful of pipeline threads (submit, completion,
-// sink) that every input's frames pass through; with more decoder threads than cores, the
-// scheduler's fair shares held those few back for tens of milliseconds at a time, every
-// input's queue overflowed at once, and frames were dropped while the decoders kept up
-// (docs/ARCHITECTURE.md, "Many inputs"). One input's run is left as it was: its decoder
+// sink) that every input's frames pass through. With more decoder threads than cores, the
+// decoders kept up on average while latency's tail reached tens of milliseconds and every
+// input's queue overflowed at once; fair shares that hold those few threads back are the
+// cause left once keyframes decoded together are accounted for (docs/ARCHITECTURE.md,
+// "Many inputs"). One input's run is left as it was: its decoder
 // shares the cores with the sink's encoder, and what that balance gives is measured
 // (docs/BENCHMARKS.md) as it stands.
 #pragma once
