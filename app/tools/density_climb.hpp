@@ -1,7 +1,8 @@
 // The order of a density climb's steps: 1, 2, 4, ... inputs until a step is not held (or the
 // most allowed), then `refine` halvings of the gap between the most inputs held and the fewest
 // not held. Doubling alone can only say "16 held, 32 not" while the decoders alone carry 51
-// inputs' worth; two halvings put the answer within an eighth of it (16 of 32: 28 or 24).
+// inputs' worth; two halvings put the answer within an eighth of it (16 held, 32 not: 24,
+// then 20 or 28).
 //
 // Written here rather than taken from a library: it is a bisection over a few integers, and
 // the tests pin its order down without running a pipeline.

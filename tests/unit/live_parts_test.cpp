@@ -1,5 +1,6 @@
 // The pieces behind live and multi-input runs that need no network: the queue's drop
-// policies, the camera's avdevice options, and how a mixed batch is laid out.
+// policies, the camera's avdevice options, how a mixed batch is laid out, and the decoders'
+// priority against the pipeline's threads.
 #include <gtest/gtest.h>
 
 #include <algorithm>
