@@ -17,7 +17,10 @@ class DensityClimb {
 
   // The next step's inputs; 0 once the climb is over.
   int next() const {
-    if (failed_ == 0) return doubling_ <= max_ ? doubling_ : 0;
+    if (failed_ == 0) {  // every step so far held, the last being held_
+      const int doubled = held_ == 0 ? 1 : 2 * held_;
+      return doubled <= max_ ? doubled : 0;
+    }
     const int middle = held_ + (failed_ - held_) / 2;
     return refine_left_ > 0 && held_ > 0 && middle > held_ ? middle : 0;
   }
@@ -29,7 +32,6 @@ class DensityClimb {
     } else {
       failed_ = failed_ == 0 ? inputs : std::min(failed_, inputs);
     }
-    if (failed_ == 0) doubling_ = inputs * 2;
   }
 
   int held() const { return held_; }      // the most inputs held (0: not one)
@@ -38,7 +40,6 @@ class DensityClimb {
  private:
   int max_;
   int refine_left_;
-  int doubling_ = 1;
   int held_ = 0, failed_ = 0;
 };
 

@@ -41,6 +41,14 @@ megamind4k() {  # Megamind (real faces) stretched to 4K: the bundled ffmpeg has 
   [ -s /tmp/megamind4k.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an -vf scale=3840:2160 \
     -c:v libx264 -preset veryfast -b:v 30M -pix_fmt yuv420p -threads 16 /tmp/megamind4k.mp4
 }
+megamind1080() {  # Megamind (real faces, 23.98 fps) at 1080p retimed to 30 fps, a keyframe every 2 s
+  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
+    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
+}
+faces1080() {  # the bundled clip at 1080p
+  [ -s /tmp/faces1080.mp4 ] || ffmpeg -loglevel error -y -i assets/sample-4k.mp4 -vf scale=1920:1080 -an \
+    -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/faces1080.mp4
+}
 vp="$VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector --set metrics.live=false"
 # Issue 16's file-to-file job, for the peers and startup modes: the bundled clip, 600 frames,
 # the same encoder, preset, crf, threads and keyframe spacing on both sides (250: ffmpeg's
@@ -258,8 +266,7 @@ if mode density; then
   # 1080p and retimed to 30 fps), looped. bench --density climbs 1, 2, 4, ... live inputs until
   # one is not held; then 64 NVDEC inputs for 60 s after a first second of warm-up, in real
   # time, detection on.
-  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
-    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
+  megamind1080
   density() {  # name decoder max seconds clip [more --set]
     local name=$1 decoder=$2 max=$3 seconds=$4 clip=$5; shift 5
     $VIDPIPE_BIN bench --density --config config/default.yaml --input "$clip" \
@@ -279,8 +286,7 @@ if mode density-phase; then
   # once? 32 and 48 inputs, CPU decoders, one run with every input the same clip (keyframes
   # aligned, loops wrapping together) and one over 8 variants whose keyframes fall 8 frames
   # apart and whose lengths differ (their loops drift apart), as independent cameras' do.
-  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
-    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
+  megamind1080
   for j in 0 1 2 3 4 5 6 7; do
     [ -s /tmp/phase$j.mp4 ] || ffmpeg -loglevel error -y -i /tmp/megamind1080.mp4 -an -vf "trim=end_frame=$((339 - 3 * j))" \
       -c:v libx264 -preset veryfast -b:v 8M -g 1000 -sc_threshold 0 \
@@ -305,8 +311,7 @@ print('$kind $n inputs: %d frames, %d dropped after the first second (%d in all)
 fi
 if mode held; then
   # Issue 28's goal in one run: 64 NVDEC inputs of the same clip for 60 s after a first second.
-  [ -s /tmp/megamind1080.mp4 ] || ffmpeg -loglevel error -y -i .device/data/Megamind.avi -an \
-    -vf scale=1920:1080,fps=30 -c:v libx264 -preset veryfast -b:v 8M -g 60 -pix_fmt yuv420p -threads 16 /tmp/megamind1080.mp4
+  megamind1080
   list=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * ${HELD_INPUTS:-64}))")
   start=$(date +%s.%N)
   $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
@@ -397,8 +402,7 @@ if mode onnx-faces; then
   .device/bin/vidpipe_e2e_tests --gtest_filter='OnnxE2E.*:*Face*:DetectionsE2E.*:OverlayOnFaces.*' 2>&1 \
     | tee "$OUT/faces-e2e.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED)|tests? ran"; st=${PIPESTATUS[0]}
   ((st)) && status=$st && grep -E "FAILED|Failure" -A8 "$OUT/faces-e2e.log" | head -60
-  [ -s /tmp/faces1080.mp4 ] || ffmpeg -loglevel error -y -i assets/sample-4k.mp4 -vf scale=1920:1080 -an \
-    -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/faces1080.mp4
+  faces1080
   # config/blazeface.yaml's gpu section as --set (bench takes one config: config/bench.yaml).
   blazeface="--set gpu.model=assets/models/blazeface/face_detection_back_256x256_barracuda.onnx
     --set gpu.score_threshold=0.6 --set gpu.iou_threshold=0.3 --set gpu.preprocess.align=centre
@@ -415,8 +419,7 @@ fi
 if mode onnx-streams; then
   # Why BlazeFace through ONNX Runtime slows with more streams: the same preloaded run at 1, 2
   # and 4 streams, each with its trace (per batch, where inference ran on its stream) and report.
-  [ -s /tmp/faces1080.mp4 ] || ffmpeg -loglevel error -y -i assets/sample-4k.mp4 -vf scale=1920:1080 -an \
-    -c:v libx264 -preset veryfast -b:v 12M -pix_fmt yuv420p -threads 16 /tmp/faces1080.mp4
+  faces1080
   for s in 1 2 4; do
     $VIDPIPE_BIN run -c config/blazeface.yaml --input /tmp/faces1080.mp4 --set sink.kind=null --set input.preload=300 \
       --set input.loop=true --set input.max_frames=900 --set copy.streams=$s --set copy.batch_size=1 \
