@@ -39,6 +39,7 @@ struct DensityOutcome {
   std::string device;
   std::string decoder;
   double latency_ms = 0;
+  bool staggered = false;  // the copies started out of step (bench.density_stagger)
   std::vector<DensityStep> steps;
   int held = 0;    // the most inputs held (0: not even one)
   int failed = 0;  // the fewest inputs not held (0: every step held)

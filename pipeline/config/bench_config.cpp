@@ -26,6 +26,11 @@ void declare_keys(Keys<BenchConfig>& k) {
             "`vidpipe bench --density` only: once a step is not held, this many more steps halve the gap "
             "between the most inputs held and the fewest not held (16 held, 32 not: 24, then 20 or 28). "
             "0: the doubling steps alone.");
+  k.boolean("density_stagger", &BenchConfig::density_stagger,
+            "`vidpipe bench --density` only: the copies start out of step, input k of N at k/N of the "
+            "file (`input.stagger`), as independent cameras are; false: all of them at its start, so "
+            "their keyframes come together (the worst case for their decoders). A file split over "
+            "`reader.decoders` starts at its beginning either way.");
   k.text("json", &BenchConfig::json, "path",
          "`vidpipe bench` only: where the table goes as JSON (every mode's full report inside).");
   k.text("chart", &BenchConfig::chart, "path or empty",

@@ -18,6 +18,7 @@ struct BenchConfig {
   double density_seconds = 10;  // of video each input plays at each step
   int density_max = 128;        // the most inputs tried
   int density_refine = 2;       // halvings between the most held and the fewest not held
+  bool density_stagger = true;  // the copies start out of step (input.stagger)
   std::string json = "bench.json";
   std::string chart = "bench.png";
 };

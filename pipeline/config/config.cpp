@@ -264,6 +264,9 @@ void check_consistency(const Config& c) {
   for (const std::string& uri : input_uris(c))
     if (uri.empty()) throw ConfigError(config_error(c, input_key, "must not be empty"));
   check_model(c);
+  if (c.input.stagger && !c.input.loop)
+    throw ConfigError(config_error(c, "input.stagger", "needs input.loop: true (a file started part way "
+                                                       "would end before its own start played)"));
   if (c.sink.kind == SinkKind::encode && c.sink.path.empty())
     throw ConfigError(config_error(c, "sink.path", "must not be empty when sink.kind is encode"));
   if (c.sink.kind == SinkKind::stream && !is_stream_url(c.sink.path))

@@ -82,8 +82,10 @@ void open_sources(PipelineParts& p, int slots) {
   const InjectedFault injected = injected_fault_from_env();
   std::vector<ReaderOptions> options;
   std::vector<bool> live;
-  for (const std::string& uri : uris) {
+  for (std::size_t i = 0; i < uris.size(); ++i) {
+    const std::string& uri = uris[i];
     ReaderOptions ro{uri, c.input, c.reader, c.copy.memory};
+    ro.start_fraction = stagger_fraction(c.input, i, uris.size());
     ro.reader.threads = decoder_threads_each(c.reader, inputs);
     // Each input's pool covers what the pipeline holds of it: its queue, its share of the
     // slots' batches, the sink's. More comes only when others leave it their places, and

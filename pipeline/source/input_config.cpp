@@ -56,6 +56,13 @@ void declare_keys(Keys<InputConfig>& k) {
             "would: the GPU side's own ceiling, without the decoder. With `input.loop` the N frames repeat "
             "until `input.max_frames`; without, they play once. Decodes on the CPU (NVDEC frames would hold "
             "its surfaces). 0: off.");
+  k.boolean("stagger", &InputConfig::stagger,
+            "several looping file inputs: input k of N starts k/N of the way into its file (a seek to the "
+            "keyframe before, the frames up to the start decoded and let go; with `input.preload`, its "
+            "replay starts k/N of the way through the frames), as cameras switched on at different times "
+            "are out of step. Copies of one file started together reach their keyframes together, and "
+            "their decoders' costly frames pile up at the same moments. Needs `input.loop`; a file split "
+            "over `reader.decoders` starts at its beginning.");
   k.integer("max_frames", &InputConfig::max_frames, 0, std::numeric_limits<std::int64_t>::max(),
             "stop after this many frames written (0: all). As ffmpeg's `-frames:v`: a live input's "
             "dropped frames (`input.drop`) do not count, so each output gets exactly this many.");

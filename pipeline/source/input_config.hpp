@@ -1,6 +1,7 @@
 // The input.* keys: what to read and how a live source is treated. Declared in
 // input_config.cpp; the reader and the frame sources take this struct whole.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -38,7 +39,13 @@ struct InputConfig {
   CameraOptions camera;
   RtspTransport rtsp_transport = RtspTransport::tcp;
   int preload = 0;  // frames decoded once and replayed from memory; 0: off
+  bool stagger = false;  // input k of N starts k/N of the way into its file
 };
+
+// input.stagger: how far into its file input `input` of `inputs` starts (ReaderOptions::start_fraction).
+inline double stagger_fraction(const InputConfig& in, std::size_t input, std::size_t inputs) {
+  return in.stagger && inputs > 1 ? static_cast<double>(input) / static_cast<double>(inputs) : 0.0;
+}
 
 void declare_keys(Keys<InputConfig>& keys);
 

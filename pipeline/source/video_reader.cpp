@@ -54,6 +54,7 @@ VideoReader::VideoReader(const ReaderOptions& options)
                  90 * info_.quarter_turns);
   info_.open_s = steady_seconds() - opening_from;
   if (options.input.preload > 0) preload(options.input.preload);
+  if (options.start_fraction > 0) start_part_way();
   if (!split_kinds_.empty()) split_over_decoders();
 }
 
@@ -133,7 +134,7 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
   AvFramePtr decoded = std::move(primed_);
   if (!decoded) {
     decoded = make_frame();
-    if (!receive_into(decoded.get())) return std::nullopt;
+    if (!receive_from_start(decoded.get())) return std::nullopt;
   }
   if (nvdec_ && decoded->format != AV_PIX_FMT_CUDA && info_.decoder == "nvdec") {
     // Past the first frame (confirm_nvdec) FFmpeg can still drop to software, e.g. when
@@ -193,13 +194,14 @@ void VideoReader::preload(int frames) {
 std::optional<DecodedFrame> VideoReader::replay() {
   const std::size_t n = preloaded_.size();
   if (stop_ || (!options_.input.loop && replayed_ >= n)) return std::nullopt;
-  const DecodedFrame& original = preloaded_[replayed_ % n];
+  const std::size_t played = replayed_ + replay_offset_;  // input.stagger starts part way through
+  const DecodedFrame& original = preloaded_[played % n];
   DecodedFrame out;
   out.frame.reset(av_frame_clone(original.frame.get()));
   if (!out.frame) throw std::bad_alloc();
   out.colour = original.colour;
   out.source = source_;
-  out.stream_s = original.stream_s + static_cast<double>(replayed_ / n * n) / info_.fps;
+  out.stream_s = original.stream_s + static_cast<double>(played / n * n) / info_.fps;
   out.index = static_cast<std::int64_t>(replayed_++);
   out.decoded_at = steady_seconds() - clock_origin_;
   return out;

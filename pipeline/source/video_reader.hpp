@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,9 @@ struct ReaderOptions {
   bool defer_pool_filling = false;
   // Set by a split reader for each of its decoders (reader.decoders); inactive otherwise.
   SegmentPlan segments;
+  // input.stagger: how far into the file (0 to 1 of its length) this input starts, so that
+  // copies of one file are out of step as independent cameras are (reader_start.cpp).
+  double start_fraction = 0;
   // Frames NVDEC keeps beyond the stream's own references; 0: in_flight + 2, at most 20.
   // (Past NVDEC's 32 surfaces FFmpeg cannot start it: the fallback test asks for that.)
   int nvdec_extra_frames = 0;
@@ -176,6 +180,10 @@ class VideoReader {
   bool seek_to_next_segment();
   int seek_to_segment_start();  // an FFmpeg status
   std::optional<DecodedFrame> decode_one();
+  // input.stagger (reader_start.cpp): seeks part way into the file, or for a preload starts
+  // its replay part way through; the frames before the start are decoded and let go.
+  void start_part_way();
+  bool receive_from_start(AVFrame* out);
   void preload(int frames);
   std::optional<DecodedFrame> replay();
   bool receive_into(AVFrame* out);
@@ -238,6 +246,9 @@ class VideoReader {
   int source_ = 0;
   std::vector<DecodedFrame> preloaded_;  // input.preload: held, and handed out again in turn
   std::size_t replayed_ = 0;
+  std::size_t replay_offset_ = 0;     // input.stagger with a preload: where the replay starts
+  // input.stagger: frames before this stream time are let go (NaN once one reached it).
+  double start_at_s_ = std::numeric_limits<double>::quiet_NaN();
   std::int64_t segment_ = 0;          // the segment being decoded (options_.segments)
   bool pending_segment_ = false;      // draining the decoder at a segment's end
   std::int64_t empty_segments_ = 0;   // in a row: a looping file whose segments decode nothing

@@ -284,8 +284,9 @@ fi
 if mode density-phase; then
   # Issue 28, CPU decoders: do live copies of one clip fail for their keyframes coming all at
   # once? 32 and 48 inputs, CPU decoders, one run with every input the same clip (keyframes
-  # aligned, loops wrapping together) and one over 8 variants whose keyframes fall 8 frames
-  # apart and whose lengths differ (their loops drift apart), as independent cameras' do.
+  # aligned, loops wrapping together), one over 8 variants whose keyframes fall 8 frames
+  # apart and whose lengths differ (their loops drift apart), as independent cameras' do, and
+  # one of the same clip with input.stagger (input k starts k/N of the way into it).
   megamind1080
   for j in 0 1 2 3 4 5 6 7; do
     [ -s /tmp/phase$j.mp4 ] || ffmpeg -loglevel error -y -i /tmp/megamind1080.mp4 -an -vf "trim=end_frame=$((339 - 3 * j))" \
@@ -296,10 +297,11 @@ if mode density-phase; then
   for n in 32 48; do
     aligned=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * $n))")
     staggered=$(python3 -c "print(', '.join('/tmp/phase%d.mp4' % (i % 8) for i in range($n)))")
-    for kind in aligned staggered; do
-      list=$aligned; [ $kind = staggered ] && list=$staggered
+    for kind in aligned variants stagger; do
+      list=$aligned; [ $kind = variants ] && list=$staggered
       $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
         --set "inputs=[$list]" --set reader.decoder=cpu --set input.realtime=true --set input.loop=true \
+        --set input.stagger=$([ $kind = stagger ] && echo true || echo false) \
         --set input.max_frames=330 --set metrics.warmup_frames=$((30 * n)) --set copy.streams=4 --set copy.batch_size=16 \
         --set sink.kind=null --set metrics.live=false --report $OUT/phase-$kind-$n.json > $OUT/phase-$kind-$n.txt 2>&1
       python3 -c "import json; j=json.load(open('$OUT/phase-$kind-$n.json'))

@@ -356,6 +356,8 @@ TEST(DensityE2E, StepsDoubleUntilOneIsNotHeldAndTheTableMatchesTheJson) {
   ASSERT_EQ(r.code, 0) << r.output;
   const nlohmann::json j = read_json(json);
   EXPECT_EQ(j.at("kind"), "density");
+  EXPECT_EQ(j.at("staggered"), true) << "copies start out of step unless bench.density_stagger is false";
+  EXPECT_NE(r.output.find("started out of step"), std::string::npos) << r.output;
   const auto& steps = j.at("steps");
   ASSERT_FALSE(steps.empty());
   std::vector<int> doubling;  // the doubling steps run, up to the first not held

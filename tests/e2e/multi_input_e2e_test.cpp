@@ -87,6 +87,30 @@ TEST(MultiInputE2E, ManyInputsFiguresMatchTheFramesAndTheWallClock) {
                                       measured_s, wall_s)), std::string::npos) << r.output;
 }
 
+// input.stagger through the whole pipeline: five copies of one looping clip, input k
+// starting at the file's frame 6k; each output holds its input's frames from there on,
+// wrapping at the file's end, and not the file from its start.
+TEST(MultiInputE2E, StaggeredCopiesStartEvenlyApartInTheFile) {
+  constexpr int inputs = 5, frames = 30;
+  const std::string clip = test::make_clip("stagger-copies.mp4", 160, 96, frames, "-c:v libx264 -pix_fmt yuv420p -g 10");
+  const std::string dir = test::scratch_dir();
+  std::string list;
+  for (int i = 0; i < inputs; ++i) list += (i ? ", " : "") + clip;
+  const auto r = vidpipe("run --set 'inputs=[" + list + "]' --set device=cpu --set gpu.inference=false "
+                         "--set overlay.hud=false --set input.loop=true --set input.stagger=true "
+                         "--set input.max_frames=" + std::to_string(frames) + " --set sink.path=" + dir + "/stagger.mp4");
+  ASSERT_EQ(r.code, 0) << r.output;
+  const test::DecodedVideo source = test::decode_all(clip);
+  for (int k = 0; k < inputs; ++k) {
+    const test::DecodedVideo out = test::decode_all(dir + "/stagger-" + std::to_string(k) + ".mp4");
+    ASSERT_EQ(out.frames.size(), static_cast<std::size_t>(frames)) << "input " << k;
+    for (int i = 0; i < frames; ++i)
+      EXPECT_GT(test::psnr(source.frames[(frames / inputs * k + i) % frames], out.frames[i]), 30.0)
+          << "input " << k << " frame " << i;
+    if (k > 0) EXPECT_LT(test::psnr(source.frames[0], out.frames[0]), 30.0) << "input " << k << " started at the file's start";
+  }
+}
+
 // One input of three stalls (a named pipe whose writer stops after a few frames): it ends
 // alone on its error, its output finalised; the other two deliver every frame, and the run
 // then ends with that input's error (exit code 3).
