@@ -23,6 +23,7 @@ int this_thread_niceness() {
 }
 
 void make_this_thread_nicer(int by) {
+  if (by <= 0) return;
   const int nicer = std::min(19, this_thread_niceness() + by);
   // Failing leaves the thread as it was: decoding still works, only less politely.
   if (setpriority(PRIO_PROCESS, this_thread_id(), nicer) != 0)

@@ -11,13 +11,11 @@
 
 namespace vidpipe {
 
-// How much nicer than the process a decoding thread runs.
-inline constexpr int decoder_niceness = 10;
-
-// Makes the calling thread `by` nicer than it is (Linux: nice is per thread, and threads it
-// starts, FFmpeg's frame threads among them, inherit it). A thread can always be made nicer,
-// never less nice again without privilege: call it only on threads that only decode.
-void make_this_thread_nicer(int by = decoder_niceness);
+// Makes the calling thread `by` nicer than it is (reader.nice; Linux: nice is per thread, and
+// threads it starts, FFmpeg's frame threads among them, inherit it). A thread can always be
+// made nicer, never less nice again without privilege: call it only on threads that only
+// decode. 0 leaves it as it is.
+void make_this_thread_nicer(int by);
 
 // The calling thread's nice value.
 int this_thread_niceness();

@@ -112,6 +112,7 @@ void open_sources(PipelineParts& p, int slots) {
   so.batch_timeout_s = batch_timeout_s(c, p.inputs);
   so.drop = c.input.drop;
   so.max_frames = c.input.max_frames;
+  so.decoder_nice = c.reader.nice;
   so.clock_origin = p.origin;
   so.observer = [&metrics = *p.metrics](ReaderState state, double begin, double end) {
     metrics.add_span(state == ReaderState::decoding ? StageSpan::decoding : StageSpan::decode_blocked, begin, end);

@@ -50,7 +50,7 @@ std::vector<std::unique_ptr<VideoReader>> open_readers(const std::vector<ReaderO
   std::vector<std::thread> openers;
   try {
     for (std::size_t t = 0; t < threads; ++t) openers.emplace_back([&] {
-      if (n > 1) make_this_thread_nicer();
+      if (n > 1) make_this_thread_nicer(options.front().reader.nice);
       open_next();
     });
   } catch (const std::system_error&) {
@@ -91,7 +91,7 @@ void FrameSources::start() {
 }
 
 void FrameSources::read_loop(int i) {
-  if (count() > 1) make_this_thread_nicer();  // decodes (and reconnects) only: thread_priority.hpp
+  if (count() > 1) make_this_thread_nicer(options_.decoder_nice);  // decodes (and reconnects) only
   VideoReader& reader = *readers_[i];
   Counters& counters = counters_[i];
   const bool drops = live_[i] && options_.drop != DropPolicy::none;

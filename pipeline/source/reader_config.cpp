@@ -55,6 +55,11 @@ void declare_keys(Keys<ReaderConfig>& k) {
   k.integer("threads", &ReaderConfig::threads, 0, 64,
             "FFmpeg decoder threads per CPU-decoded input; 0: with one input FFmpeg chooses (cores + 1, at "
             "most 16), with several the cores are shared out (cores / inputs, at least 1 each).");
+  k.integer("nice", &ReaderConfig::nice, 0, 19,
+            "runs of several inputs: the decoding threads (each input's reader and FFmpeg's frame threads) "
+            "run this much nicer than the pipeline's own, so that the few threads every input's frames pass "
+            "through (submit, completion, sink) are not queued behind dozens of decoders. 0: the same "
+            "priority. A run of one input keeps one priority.");
   k.parsed("decoders", &ReaderConfig::decoders, "1..8, a list of `cpu` | `nvdec`, or `auto`",
            "decoders one file is split over: the file is cut at its keyframes (at least a second apart), "
            "each decoder takes the next segment when it is done with one (a decoder clearly slower than the "

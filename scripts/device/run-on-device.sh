@@ -286,7 +286,9 @@ if mode density-phase; then
   # once? 32 and 48 inputs, CPU decoders, one run with every input the same clip (keyframes
   # aligned, loops wrapping together), one over 8 variants whose keyframes fall 8 frames
   # apart and whose lengths differ (their loops drift apart), as independent cameras' do, and
-  # one of the same clip with input.stagger (input k starts k/N of the way into it).
+  # the same clip with input.stagger (input k starts k/N of the way into it): as it is, with the
+  # decoders at the pipeline's priority (reader.nice 0) and with 4-frame input queues.
+  # PHASE_INPUTS and PHASE_KINDS choose others, PHASE_SECONDS the seconds of video (11).
   megamind1080
   for j in 0 1 2 3 4 5 6 7; do
     [ -s /tmp/phase$j.mp4 ] || ffmpeg -loglevel error -y -i /tmp/megamind1080.mp4 -an -vf "trim=end_frame=$((339 - 3 * j))" \
@@ -294,15 +296,21 @@ if mode density-phase; then
       -force_key_frames "expr:eq(n,0)+eq(mod(n+$((8 * j)),60),0)" -pix_fmt yuv420p -threads 16 /tmp/phase$j.mp4 &
   done
   wait
-  for n in 32 48; do
+  for n in ${PHASE_INPUTS:-32 48}; do
     aligned=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * $n))")
     staggered=$(python3 -c "print(', '.join('/tmp/phase%d.mp4' % (i % 8) for i in range($n)))")
-    for kind in aligned variants stagger; do
+    for kind in ${PHASE_KINDS:-aligned variants stagger stagger-nice0 stagger-queue4}; do
       list=$aligned; [ $kind = variants ] && list=$staggered
+      case $kind in
+        aligned|variants) more=(--set input.stagger=false) ;;
+        stagger) more=(--set input.stagger=true) ;;
+        stagger-nice0) more=(--set input.stagger=true --set reader.nice=0) ;;
+        stagger-queue4) more=(--set input.stagger=true --set input.queue_frames=4) ;;
+      esac
       $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
-        --set "inputs=[$list]" --set reader.decoder=cpu --set input.realtime=true --set input.loop=true \
-        --set input.stagger=$([ $kind = stagger ] && echo true || echo false) \
-        --set input.max_frames=330 --set metrics.warmup_frames=$((30 * n)) --set copy.streams=4 --set copy.batch_size=16 \
+        --set "inputs=[$list]" --set reader.decoder=cpu --set input.realtime=true --set input.loop=true "${more[@]}" \
+        --set input.max_frames=$((30 * ${PHASE_SECONDS:-11})) --set metrics.warmup_frames=$((30 * n)) \
+        --set copy.streams=4 --set copy.batch_size=16 \
         --set sink.kind=null --set metrics.live=false --report $OUT/phase-$kind-$n.json > $OUT/phase-$kind-$n.txt 2>&1
       python3 -c "import json; j=json.load(open('$OUT/phase-$kind-$n.json'))
 print('$kind $n inputs: %d frames, %d dropped after the first second (%d in all), latency p99 %.1f ms, lag p99 %.1f ms, %.1f fps; %s' % (

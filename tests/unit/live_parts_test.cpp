@@ -141,12 +141,15 @@ struct Niceness {
   int base = 0, frame_threads_added = 0, reader_thread = -100, opener_after = 0;
 };
 
-Niceness niceness_with(int inputs, int nicer) {
+Niceness niceness_with(int inputs, int nice) {
+  const int nicer = this_thread_niceness() + nice;
   Niceness n;
   n.base = this_thread_niceness();
   const std::vector<int> before = thread_niceness();
   const std::string clip = test::make_clip("nicer.mp4", 64, 48, 30, "-c:v libx264 -pix_fmt yuv420p");
-  std::vector<ReaderOptions> options(static_cast<std::size_t>(inputs), test::pageable_reader(clip, 4));
+  ReaderOptions reader_options = test::pageable_reader(clip, 4);
+  reader_options.reader.nice = nice;
+  std::vector<ReaderOptions> options(static_cast<std::size_t>(inputs), reader_options);
   std::vector<std::unique_ptr<VideoReader>> readers = open_readers(options);
   n.opener_after = this_thread_niceness();
   const std::vector<int> after = thread_niceness();
@@ -154,6 +157,7 @@ Niceness niceness_with(int inputs, int nicer) {
                                            std::count(before.begin(), before.end(), nicer));
   std::atomic<int> reader_thread{-100};
   SourceOptions o;
+  o.decoder_nice = nice;
   o.observer = [&](ReaderState, double, double) { reader_thread = this_thread_niceness(); };
   FrameSources sources(std::move(readers), std::vector<bool>(static_cast<std::size_t>(inputs), false), o);
   sources.start();
@@ -167,16 +171,18 @@ Niceness niceness_with(int inputs, int nicer) {
 // and each input's reader thread) yield to the pipeline's: the thread that opens the inputs
 // goes on to run the pipeline and keeps its priority. One input's run is left as it was.
 TEST(FrameSources, DecodersOfSeveralInputsRunNicerThanThePipeline) {
-  const int base = this_thread_niceness();
-  if (base + decoder_niceness > 19) GTEST_SKIP() << "the tests run at nice " << base << ": no room to be nicer";
-  const int nicer = base + decoder_niceness;
-  const Niceness several = niceness_with(2, nicer);
+  const int base = this_thread_niceness(), nice = ReaderConfig{}.nice;
+  if (base + nice > 19) GTEST_SKIP() << "the tests run at nice " << base << ": no room to be nicer";
+  const Niceness several = niceness_with(2, nice);
   EXPECT_EQ(several.opener_after, base) << "the opening thread runs the pipeline next";
   EXPECT_GE(several.frame_threads_added, 6) << "FFmpeg's frame threads, 4 a reader";
-  EXPECT_EQ(several.reader_thread, nicer);
-  const Niceness one = niceness_with(1, nicer);
+  EXPECT_EQ(several.reader_thread, base + nice);
+  const Niceness one = niceness_with(1, nice);
   EXPECT_EQ(one.frame_threads_added, 0);
   EXPECT_EQ(one.reader_thread, base);
+  // reader.nice 3: that much nicer; 0: every thread keeps the process's priority.
+  EXPECT_EQ(niceness_with(2, 3).reader_thread, base + 3);
+  EXPECT_EQ(niceness_with(2, 0).reader_thread, base);
   EXPECT_EQ(this_thread_niceness(), base);
 }
 
