@@ -303,7 +303,7 @@ if mode density-phase; then
       list=$aligned; [ $kind = variants ] && list=$staggered
       case $kind in
         aligned|variants) more=(--set input.stagger=false) ;;
-        stagger) more=(--set input.stagger=true) ;;
+        stagger) more=(--set input.stagger=true --trace "$OUT/phase-stagger-$n.trace.json") ;;
         stagger-nice0) more=(--set input.stagger=true --set reader.nice=0) ;;
         stagger-queue4) more=(--set input.stagger=true --set input.queue_frames=4) ;;
       esac
