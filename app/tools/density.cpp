@@ -99,6 +99,13 @@ void read_live_run(const RunResult& r, double latency_limit_ms, DensityStep& ste
   step.held = step.dropped_measured == 0 && step.latency_p99_ms <= latency_limit_ms;
 }
 
+// The decoders alone and the pipeline flat out play at least this many inputs' worth of the
+// live step's frames over all inputs: one input's 180 frames took a fifth of a second flat
+// out, a window the pipeline's start-up (its pools pinning, its first batches) filled, which
+// showed one CPU-decoded 1080p input at 22% of its decoder (H100, 2026-12-08). Ten inputs'
+// worth is a second or more wherever the decoders carry up to ten times that many live.
+constexpr std::int64_t min_flat_out_inputs_worth = 10;
+
 DensityStep run_step(const Config& base, int inputs, double source_fps, const std::atomic<bool>* stop) {
   DensityStep step;
   step.inputs = inputs;
@@ -111,8 +118,9 @@ DensityStep run_step(const Config& base, int inputs, double source_fps, const st
     read_live_run(live, base.bench.latency_ms, step);
     if (stop && stop->load()) return step;
     spdlog::info("density: {} decoders alone, then the pipeline as fast as it goes", inputs);
-    step.decoders_alone_fps = decoders_alone_fps(step_config(base, inputs, frames, false), stop);
-    step.flat_out_fps = run_pipeline(step_config(base, inputs, frames, false), stop).summary.fps;
+    const std::int64_t flat_out_frames = std::max(frames, (min_flat_out_inputs_worth * frames + inputs - 1) / inputs);
+    step.decoders_alone_fps = decoders_alone_fps(step_config(base, inputs, flat_out_frames, false), stop);
+    step.flat_out_fps = run_pipeline(step_config(base, inputs, flat_out_frames, false), stop).summary.fps;
   } catch (const std::exception& e) {
     step.error = e.what();
     step.held = false;
