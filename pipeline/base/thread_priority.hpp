@@ -1,12 +1,9 @@
-// In a run of several inputs, decoder threads yield to the pipeline's own. Such a run has a
-// decoder thread or more per input and a handful of pipeline threads (submit, completion,
-// sink) that every input's frames pass through. With more decoder threads than cores, the
-// decoders kept up on average while latency's tail reached tens of milliseconds and every
-// input's queue overflowed at once; fair shares that hold those few threads back are the
-// cause left once keyframes decoded together are accounted for (docs/ARCHITECTURE.md,
-// "Many inputs"). One input's run is left as it was: its decoder
-// shares the cores with the sink's encoder, and what that balance gives is measured
-// (docs/BENCHMARKS.md) as it stands.
+// reader.nice: in a run of several inputs, decoder threads may yield to the pipeline's own
+// (submit, completion, sink), which every input's frames pass through. Made on the guess that
+// with more decoder threads than cores those few threads waited behind the decoders' fair
+// shares; measured against itself on an H100 (32-40 CPU-decoded 1080p30 inputs) it did not
+// help and dropped more, so it is off unless set (docs/ARCHITECTURE.md, "Many inputs"). One
+// input's run keeps one priority: its decoder shares the cores with the sink's encoder.
 #pragma once
 
 namespace vidpipe {

@@ -36,7 +36,7 @@ struct SourceOptions {
   double batch_timeout_s = 0.0;          // pop_batch: how long a batch's oldest frame may wait
   DropPolicy drop = DropPolicy::oldest;  // for live readers; file readers always wait
   std::int64_t max_frames = 0;           // per input; 0: all
-  int decoder_nice = 10;                 // reader.nice: how much nicer reader threads run, with several inputs
+  int decoder_nice = 0;                  // reader.nice: how much nicer reader threads run, with several inputs
   ReaderObserver observer;               // may be empty
   double clock_origin = 0;               // steady-clock seconds of pipeline time 0, for the observer
 };

@@ -59,7 +59,8 @@ void declare_keys(Keys<ReaderConfig>& k) {
             "runs of several inputs: the decoding threads (each input's reader and FFmpeg's frame threads) "
             "run this much nicer than the pipeline's own, so that the few threads every input's frames pass "
             "through (submit, completion, sink) are not queued behind dozens of decoders. 0: the same "
-            "priority. A run of one input keeps one priority.");
+            "priority, the default: on the lent H100 with 32-40 CPU-decoded inputs, 10 did not help and "
+            "dropped more (docs/BENCHMARKS.md). A run of one input keeps one priority.");
   k.parsed("decoders", &ReaderConfig::decoders, "1..8, a list of `cpu` | `nvdec`, or `auto`",
            "decoders one file is split over: the file is cut at its keyframes (at least a second apart), "
            "each decoder takes the next segment when it is done with one (a decoder clearly slower than the "

@@ -19,7 +19,7 @@ struct ReaderConfig {
   int pool_wait_ms = 30000;
   DecoderList decoders;  // one file split over several (segment_plan.hpp)
   Deinterlace deinterlace = Deinterlace::automatic;
-  int nice = 10;  // runs of several inputs: how much nicer decoder threads run (base/thread_priority.hpp)
+  int nice = 0;  // runs of several inputs: how much nicer decoder threads run (base/thread_priority.hpp)
 };
 
 void declare_keys(Keys<ReaderConfig>& keys);

@@ -167,11 +167,12 @@ Niceness niceness_with(int inputs, int nice) {
   return n;
 }
 
-// With several inputs, decoding threads (FFmpeg's frame threads, started as a reader opens,
-// and each input's reader thread) yield to the pipeline's: the thread that opens the inputs
-// goes on to run the pipeline and keeps its priority. One input's run is left as it was.
-TEST(FrameSources, DecodersOfSeveralInputsRunNicerThanThePipeline) {
-  const int base = this_thread_niceness(), nice = ReaderConfig{}.nice;
+// reader.nice: with several inputs, decoding threads (FFmpeg's frame threads, started as a
+// reader opens, and each input's reader thread) run that much nicer than the pipeline's: the
+// thread that opens the inputs goes on to run the pipeline and keeps its priority. One
+// input's run is left as it was.
+TEST(FrameSources, ReaderNiceMakesDecodersOfSeveralInputsNicerThanThePipeline) {
+  const int base = this_thread_niceness(), nice = 10;
   if (base + nice > 19) GTEST_SKIP() << "the tests run at nice " << base << ": no room to be nicer";
   const Niceness several = niceness_with(2, nice);
   EXPECT_EQ(several.opener_after, base) << "the opening thread runs the pipeline next";
@@ -180,8 +181,9 @@ TEST(FrameSources, DecodersOfSeveralInputsRunNicerThanThePipeline) {
   const Niceness one = niceness_with(1, nice);
   EXPECT_EQ(one.frame_threads_added, 0);
   EXPECT_EQ(one.reader_thread, base);
-  // reader.nice 3: that much nicer; 0: every thread keeps the process's priority.
+  // reader.nice 3: that much nicer; 0, the default: every thread keeps the process's priority.
   EXPECT_EQ(niceness_with(2, 3).reader_thread, base + 3);
+  EXPECT_EQ(ReaderConfig{}.nice, 0);
   EXPECT_EQ(niceness_with(2, 0).reader_thread, base);
   EXPECT_EQ(this_thread_niceness(), base);
 }
