@@ -287,7 +287,7 @@ if mode density-phase; then
   # aligned, loops wrapping together), one over 8 variants whose keyframes fall 8 frames
   # apart and whose lengths differ (their loops drift apart), as independent cameras' do, and
   # the same clip with input.stagger (input k starts k/N of the way into it): as it is, with the
-  # decoders at the pipeline's priority (reader.nice 0) and with 4-frame input queues.
+  # decoders 10 nicer than the pipeline (reader.nice 10) and with 4-frame input queues.
   # PHASE_INPUTS and PHASE_KINDS choose others, PHASE_SECONDS the seconds of video (11).
   megamind1080
   for j in 0 1 2 3 4 5 6 7; do
@@ -299,12 +299,12 @@ if mode density-phase; then
   for n in ${PHASE_INPUTS:-32 48}; do
     aligned=$(python3 -c "print(', '.join(['/tmp/megamind1080.mp4'] * $n))")
     staggered=$(python3 -c "print(', '.join('/tmp/phase%d.mp4' % (i % 8) for i in range($n)))")
-    for kind in ${PHASE_KINDS:-aligned variants stagger stagger-nice0 stagger-queue4}; do
+    for kind in ${PHASE_KINDS:-aligned variants stagger stagger-nice10 stagger-queue4}; do
       list=$aligned; [ $kind = variants ] && list=$staggered
       case $kind in
         aligned|variants) more=(--set input.stagger=false) ;;
         stagger) more=(--set input.stagger=true --trace "$OUT/phase-stagger-$n.trace.json") ;;
-        stagger-nice0) more=(--set input.stagger=true --set reader.nice=0) ;;
+        stagger-nice10) more=(--set input.stagger=true --set reader.nice=10) ;;
         stagger-queue4) more=(--set input.stagger=true --set input.queue_frames=4) ;;
       esac
       $VIDPIPE_BIN run --config config/default.yaml --set gpu.model=assets/models/tiny_face_detector \
