@@ -60,7 +60,8 @@ void declare_keys(Keys<InputConfig>& k) {
             "several looping file inputs: input k of N starts k/N of the way into its file (a seek to the "
             "keyframe before, the frames up to the start decoded and let go; with `input.preload`, its "
             "replay starts k/N of the way through the frames), as cameras switched on at different times "
-            "are out of step. Copies of one file started together reach their keyframes together, and "
+            "are out of step. Its frame times start where the file's do, as a camera's count from when it "
+            "is switched on (an output written from it starts at 0), and go on as a looping input's. Copies of one file started together reach their keyframes together, and "
             "their decoders' costly frames pile up at the same moments. Needs `input.loop`; a file split "
             "over `reader.decoders` starts at its beginning.");
   k.integer("max_frames", &InputConfig::max_frames, 0, std::numeric_limits<std::int64_t>::max(),

@@ -16,6 +16,8 @@ void VideoReader::start_part_way() {
   const double fraction = options_.start_fraction;
   if (!preloaded_.empty()) {  // a capture card's frames: the replay starts part way through them
     replay_offset_ = static_cast<std::size_t>(fraction * static_cast<double>(preloaded_.size()));
+    // Its times go on from the first preloaded frame's, as an input's times start at its start.
+    start_offset_s_ = preloaded_[replay_offset_].stream_s - preloaded_.front().stream_s;
     return;
   }
   if (options_.live || info_.is_still || options_.segments.active()) return;
@@ -41,6 +43,7 @@ void VideoReader::start_part_way() {
   const AVStream* stream = input_->streams[stream_index_];
   const double start_time = stream->start_time == AV_NOPTS_VALUE ? 0.0 : stream->start_time * av_q2d(stream->time_base);
   start_at_s_ = start_time + fraction * info_.duration_s;
+  start_offset_s_ = -start_time;  // receive_from_start adds the first frame's time: its times start as the file's
   primed_.reset();  // confirm_nvdec's frame is from the file's start
   avcodec_flush_buffers(decoder_.get());
   check_io(av_seek_frame(input_.get(), stream_index_, std::llround(start_at_s_ / av_q2d(stream->time_base)),
@@ -62,6 +65,12 @@ bool VideoReader::receive_from_start(AVFrame* out) {
     // Half a frame's slack: the start is a time, a frame's timestamp is rounded to its time base.
     if (at + 0.5 / info_.fps >= start_at_s_ || at < last_let_go) {
       start_at_s_ = std::numeric_limits<double>::quiet_NaN();
+      if (at >= last_let_go) {
+        start_offset_s_ += at;
+        last_file_s_ = at;
+      } else {
+        start_offset_s_ = 0;  // the file looped before the start came: its own times
+      }
       return true;
     }
     last_let_go = at;

@@ -156,10 +156,12 @@ std::optional<DecodedFrame> VideoReader::decode_one() {
   const AVRational tb = input_ ? input_->streams[stream_index_]->time_base : AVRational{1, 1};
   // A frame without a timestamp (AVI's last B-delayed frame at a drain) follows the one before
   // it by a frame: counting from the run's first frame put a looped file's in the wrong pass.
-  out.stream_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE
-                     ? (next_index_ == 0 ? 0.0 : last_stream_s_ + 1.0 / info_.fps)
-                     : out.frame->best_effort_timestamp * av_q2d(tb);
-  last_stream_s_ = out.stream_s;
+  const double file_s = out.frame->best_effort_timestamp == AV_NOPTS_VALUE
+                            ? (next_index_ == 0 ? 0.0 : last_file_s_ + 1.0 / info_.fps)
+                            : out.frame->best_effort_timestamp * av_q2d(tb);
+  if (file_s < last_file_s_) start_offset_s_ = 0;  // looped: later passes keep the file's times
+  last_file_s_ = file_s;
+  out.stream_s = file_s - start_offset_s_;
   out.index = next_index_++;
   out.segment = segment_;
   if (out.index == options_.injected.stop_in_read_after_frame) deadline_.raise_stop_at_next_check();
@@ -201,7 +203,7 @@ std::optional<DecodedFrame> VideoReader::replay() {
   if (!out.frame) throw std::bad_alloc();
   out.colour = original.colour;
   out.source = source_;
-  out.stream_s = original.stream_s + static_cast<double>(played / n * n) / info_.fps;
+  out.stream_s = original.stream_s + static_cast<double>(played / n * n) / info_.fps - start_offset_s_;
   out.index = static_cast<std::int64_t>(replayed_++);
   out.decoded_at = steady_seconds() - clock_origin_;
   return out;

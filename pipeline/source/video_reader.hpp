@@ -224,7 +224,10 @@ class VideoReader {
   bool input_done_ = false;
   bool flushed_ = false;
   std::int64_t next_index_ = 0;
-  double last_stream_s_ = 0.0;
+  double last_file_s_ = 0.0;     // the last frame's time in the file
+  // input.stagger: the first frame's time in the file, so that the input's times start at 0
+  // as a camera's do from when it is switched on; 0 from the first loop on.
+  double start_offset_s_ = 0.0;
   std::int64_t packets_this_pass_ = 0;
   std::int64_t frames_this_pass_ = 0;  // input.loop: a pass that decodes nothing ends the run
   bool loop_feeds_on_ = false;          // input.loop without draining (loop_restart.hpp)

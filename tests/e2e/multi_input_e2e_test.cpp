@@ -89,7 +89,8 @@ TEST(MultiInputE2E, ManyInputsFiguresMatchTheFramesAndTheWallClock) {
 
 // input.stagger through the whole pipeline: five copies of one looping clip, input k
 // starting at the file's frame 6k; each output holds its input's frames from there on,
-// wrapping at the file's end, and not the file from its start.
+// wrapping at the file's end, and not the file from its start, and its times start at 0 as
+// a camera's do from when it is switched on, a frame apart throughout.
 TEST(MultiInputE2E, StaggeredCopiesStartEvenlyApartInTheFile) {
   constexpr int inputs = 5, frames = 30;
   const std::string clip = test::make_clip("stagger-copies.mp4", 160, 96, frames, "-c:v libx264 -pix_fmt yuv420p -g 10");
@@ -108,6 +109,9 @@ TEST(MultiInputE2E, StaggeredCopiesStartEvenlyApartInTheFile) {
       EXPECT_GT(test::psnr(source.frames[(frames / inputs * k + i) % frames], out.frames[i]), 30.0)
           << "input " << k << " frame " << i;
     if (k > 0) EXPECT_LT(test::psnr(source.frames[0], out.frames[0]), 30.0) << "input " << k << " started at the file's start";
+    const std::vector<double> times = test::frame_times(dir + "/stagger-" + std::to_string(k) + ".mp4");
+    ASSERT_EQ(times.size(), static_cast<std::size_t>(frames)) << "input " << k;
+    for (int i = 0; i < frames; ++i) EXPECT_NEAR(times[i], i / 30.0, 1e-3) << "input " << k << " frame " << i;
   }
 }
 

@@ -51,7 +51,10 @@ TEST(ReaderStagger, StartsPartWayThenLoopsBackToTheFilesStart) {
       const int expected = (first + j) % clip_frames;
       EXPECT_EQ(luma_of(*f, reader.layout()), luma_of(source.frames[expected], source.width, source.height))
           << "fraction " << fraction << ": frame " << j << " should be the file's frame " << expected;
-      if (j == 0) EXPECT_NEAR(f->stream_s, first / 30.0, 1e-3) << "its own time in the file";
+      // Its times start at 0 as a camera's do from when it is switched on; from the loop on,
+      // the file's own, as any looping input's.
+      const double expected_s = j < clip_frames - first ? j / 30.0 : expected / 30.0;
+      EXPECT_NEAR(f->stream_s, expected_s, 1e-3) << "fraction " << fraction << " frame " << j;
     }
   }
 }
@@ -69,6 +72,7 @@ TEST(ReaderStagger, APreloadedInputsReplayStartsPartWay) {
     std::optional<DecodedFrame> f = reader.next();
     ASSERT_TRUE(f);
     EXPECT_EQ(f->index, j);
+    EXPECT_NEAR(f->stream_s, j / 30.0, 1e-3) << "times from the input's start, on across the replay's wrap";
     EXPECT_EQ(luma_of(*f, reader.layout()),
               luma_of(source.frames[(first + j) % clip_frames], source.width, source.height)) << "frame " << j;
   }
