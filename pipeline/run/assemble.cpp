@@ -161,10 +161,15 @@ void make_sinks(PipelineParts& p, int slots) {
     so.title = n == 1 ? "vidpipe: " + p.inputs[i].uri : fmt::format("vidpipe [{}]: {}", i, p.inputs[i].uri);
     so.controls = &p.controls;
     // The audio is read by a second demuxer of the same file: a pipe cannot be read twice.
+    // An input started part way in (input.stagger) would have its audio from the file's start.
     std::error_code not_a_file;
-    if (!is_live_uri(p.inputs[i].uri) && p.inputs[i].preloaded == 0 &&
+    const bool part_way = stagger_fraction(p.config.input, i, n) > 0;
+    if (!is_live_uri(p.inputs[i].uri) && p.inputs[i].preloaded == 0 && !part_way &&
         std::filesystem::is_regular_file(p.inputs[i].uri, not_a_file))
       so.audio_from = p.inputs[i].uri;
+    else if (part_way && p.config.sink.audio == SinkAudio::copy && p.config.sink.kind != SinkKind::null)
+      spdlog::info("input {} ('{}') starts part way in (input.stagger): its audio, if any, is not copied", i,
+                   p.inputs[i].uri);
     else if (std::filesystem::is_fifo(p.inputs[i].uri, not_a_file) && p.config.sink.audio == SinkAudio::copy)
       spdlog::info("'{}' is a pipe: its audio, if any, is not copied (it cannot be read twice)", p.inputs[i].uri);
     p.sinks.push_back(make_sink(so));

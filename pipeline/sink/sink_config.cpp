@@ -55,7 +55,8 @@ void declare_keys(Keys<SinkConfig>& k) {
            "`copy` puts the input file's audio into the output (encode and stream sinks) on the input's own "
            "clock, so it stays in sync with the video: the packets as they are where the container takes the "
            "codec, re-encoded to AAC where it does not. Cut at the video's end; a looped input's audio is "
-           "copied once; not done for live inputs or `input.preload`. `none`: video only.");
+           "copied once; not done for live inputs, `input.preload` or an input `input.stagger` starts part way in. "
+           "`none`: video only.");
   k.text("pixel_format", &SinkConfig::pixel_format, "an FFmpeg pixel format name",
          "what the encoder writes (`yuv420p`, `yuv422p`, `yuv444p`, `yuv420p10le`, ... as the encoder takes "
          "them). The GPU stage works in 8-bit 4:2:0 (10-bit and 4:4:4 input is narrowed to it on the GPU), and "

@@ -111,5 +111,21 @@ TEST(AudioE2E, EachOutputGetsItsOwnInputsAudio) {
   EXPECT_NEAR(pitch_of(test::audio_samples(dir + "/pair-1.mp4", 44100), 44100), 1200, 10);
 }
 
+// input.stagger: the first input starts at the file's start and keeps its audio; the second
+// starts half way in, where the file's audio from its start would be out of step: it has none,
+// and the run says so.
+TEST(AudioE2E, AnInputStartedPartWayInHasNoAudio) {
+  const std::string in = clip_with_audio("stagger-audio.mp4"), dir = test::scratch_dir();
+  const test::CommandResult r = test::vidpipe("run --set device=cpu --set gpu.inference=false --set metrics.report= "
+                                              "--set 'inputs=[" + in + ", " + in + "]' --set input.loop=true "
+                                              "--set input.stagger=true --set input.max_frames=50 --set sink.path=" +
+                                              dir + "/stagger-audio-out.mp4");
+  ASSERT_EQ(r.code, 0) << r.output;
+  EXPECT_TRUE(find(test::streams_of(dir + "/stagger-audio-out-0.mp4"), "audio"));
+  EXPECT_FALSE(find(test::streams_of(dir + "/stagger-audio-out-1.mp4"), "audio"));
+  EXPECT_NE(r.output.find("starts part way in (input.stagger): its audio, if any, is not copied"), std::string::npos)
+      << r.output;
+}
+
 }  // namespace
 }  // namespace vidpipe
