@@ -18,6 +18,10 @@
 namespace vidpipe {
 namespace {
 
+// Whether the copies start out of step: bench.density_stagger, unless the file is split over
+// decoders (input.stagger leaves a split file at its start).
+bool staggers(const Config& base) { return base.bench.density_stagger && !base.reader.decoders.splits(); }
+
 // `inputs` copies of the base input, each playing `frames` frames, metrics kept quiet. The
 // first second of video is the warm-up: a step is judged on what follows it, as a camera
 // system is on its steady state, not on the frames its start-up costs (those are counted
@@ -28,7 +32,7 @@ Config step_config(const Config& base, int inputs, std::int64_t frames, bool rea
   c.inputs.assign(static_cast<std::size_t>(inputs), input_uris(base).front());
   c.input.realtime = realtime;
   c.input.loop = true;
-  c.input.stagger = base.bench.density_stagger;
+  c.input.stagger = staggers(base);
   c.input.max_frames = frames;
   c.sink.kind = SinkKind::null;
   c.metrics.live = false;
@@ -173,7 +177,7 @@ DensityOutcome run_density(const Config& base, const std::atomic<bool>* stop) {
   DensityOutcome out;
   out.input = input_uris(base).front();
   out.latency_ms = base.bench.latency_ms;
-  out.staggered = base.bench.density_stagger && !base.reader.decoders.splits();
+  out.staggered = staggers(base);
   // One frame through the pipeline first: the clip's own rate (what "real time" means here),
   // the device and the decoder as they really run.
   const RunResult probe = run_pipeline(step_config(base, 1, 1, false), stop);

@@ -163,7 +163,7 @@ void make_sinks(PipelineParts& p, int slots) {
     // The audio is read by a second demuxer of the same file: a pipe cannot be read twice.
     // An input started part way in (input.stagger) would have its audio from the file's start.
     std::error_code not_a_file;
-    const bool part_way = stagger_fraction(p.config.input, i, n) > 0;
+    const bool part_way = p.inputs[i].start_s > 0;
     if (!is_live_uri(p.inputs[i].uri) && p.inputs[i].preloaded == 0 && !part_way &&
         std::filesystem::is_regular_file(p.inputs[i].uri, not_a_file))
       so.audio_from = p.inputs[i].uri;

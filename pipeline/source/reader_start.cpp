@@ -49,6 +49,7 @@ void VideoReader::start_part_way() {
   check_io(av_seek_frame(input_.get(), stream_index_, std::llround(start_at_s_ / av_q2d(stream->time_base)),
                          AVSEEK_FLAG_BACKWARD),
            fmt::format("'{}': input.stagger: cannot seek to {:.3f} s", shown_uri_, start_at_s_));
+  info_.start_s = start_at_s_ - start_time;
   spdlog::debug("'{}': input.stagger: starts at {:.3f} s of {:.3f} s", shown_uri_, start_at_s_, info_.duration_s);
 }
 

@@ -73,6 +73,7 @@ struct VideoInfo {
   int decoders = 1;              // how many decode it at once (reader.decoders, where it could be split)
   int decoder_threads = 1;       // host threads decoding (1 with NVDEC: it only parses)
   int preloaded = 0;             // frames held in memory and replayed (input.preload)
+  double start_s = 0;            // input.stagger: how far into the file it starts (0: at its start)
   double open_s = 0;             // opening: demuxer, stream probe, decoder (an NVDEC session's start within)
   double nvdec_start_s = 0;      // of which starting the NVDEC session and its first frame
   // Clockwise quarter turns the display matrix asks for (a phone held upright or upside
